@@ -1,0 +1,58 @@
+#!/bin/bash
+# Unpack Debian's linux-source-6.1 into build/linux and record it as a commit
+# tagged `base`. Author, committer and dates are fixed, so the same tarball
+# gives the same base hash on every machine; patches record it as base-commit.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+BASE_PACKAGE=linux-source-6.1
+BASE_TARBALL=${BASE_TARBALL:-/usr/src/$BASE_PACKAGE.tar.xz}
+
+if [[ ! -f $BASE_TARBALL ]]; then
+	if [[ -n ${NO_INSTALL:-} || $BASE_TARBALL != /usr/src/* ]]; then
+		die "base tarball $BASE_TARBALL not found; install it with: apt-get install $BASE_PACKAGE"
+	fi
+	progress "base: installing $BASE_PACKAGE"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$BASE_PACKAGE" >/dev/null ||
+		die "apt-get install $BASE_PACKAGE failed; run it by hand to see why"
+	[[ -f $BASE_TARBALL ]] || die "$BASE_PACKAGE installed but $BASE_TARBALL is missing"
+fi
+
+# The stamp ties the unpacked tree to the tarball it came from.
+stamp=$(stat -c '%s %Y' "$BASE_TARBALL")
+stamp_file=$SRC_DIR/.git/percpu-base-stamp
+if [[ -f $stamp_file && $(cat "$stamp_file") == "$stamp" ]] &&
+	git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null; then
+	progress "base: $(tree_version "$SRC_DIR") at $(git -C "$SRC_DIR" rev-parse --short base) (already there)"
+	exit 0
+fi
+
+if [[ -e $SRC_DIR ]]; then
+	# Never throw away work: only a tree this script made, with nothing
+	# uncommitted and nothing beyond what the series produced, is replaced.
+	[[ -f $stamp_file ]] || die "$SRC_DIR exists but was not made by this script; move it away"
+	require_clean_tree "$SRC_DIR"
+	progress "base: tarball changed, unpacking it again"
+	rm -rf "$SRC_DIR"
+fi
+
+progress "base: unpacking $BASE_TARBALL"
+mkdir -p "$SRC_DIR"
+tar -xf "$BASE_TARBALL" -C "$SRC_DIR" --strip-components=1
+
+version=$(tree_version "$SRC_DIR")
+[[ $version == 6.1.* ]] || die "$BASE_TARBALL holds Linux $version, not 6.1.y; install Debian 12's $BASE_PACKAGE"
+[[ $version == "$TESTED_VERSION" ]] ||
+	warn "base is Linux $version; the series was tested on $TESTED_VERSION"
+
+progress "base: committing Linux $version"
+export GIT_AUTHOR_NAME="Debian $BASE_PACKAGE" GIT_AUTHOR_EMAIL="base@percpu.invalid"
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+git -C "$SRC_DIR" init -q -b base-tree
+# Debian's top-level .gitignore ignores everything, hence -f.
+git -C "$SRC_DIR" add -f -A .
+git -C "$SRC_DIR" -c commit.gpgsign=false commit -q --no-verify -m "Linux $version ($BASE_PACKAGE)"
+git -C "$SRC_DIR" tag -f base >/dev/null
+echo "$stamp" >"$stamp_file"
+progress "base: Linux $version at $(git -C "$SRC_DIR" rev-parse --short base)"
