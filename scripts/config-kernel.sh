@@ -1,0 +1,54 @@
+#!/bin/bash
+# Write build/kernel-<flavor>/.config: tinyconfig, then the flavor's fragments
+# merged in order by the tree's merge_config.sh, then olddefconfig.
+# Fails naming every option a fragment asked for that did not survive
+# (merge_config drops options whose dependencies are unmet).
+# Usage: config-kernel.sh FLAVOR [SRC_TREE] [OUT_DIR]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavor=${1:?usage: config-kernel.sh FLAVOR [SRC_TREE] [OUT_DIR]}
+src=${2:-$SRC_DIR}
+out=${3:-$BUILD_DIR/kernel-$flavor}
+flavor_file=$REPO_DIR/configs/flavors/$flavor
+[[ -f $flavor_file ]] || die "no flavor '$flavor'; choose one of: $(ls "$REPO_DIR/configs/flavors" | tr '\n' ' ')"
+[[ -f $src/Makefile ]] || die "$src is not a kernel tree; run 'make base' first"
+
+fragments=()
+while read -r name; do
+	[[ -z $name || $name == \#* ]] && continue
+	[[ -f $REPO_DIR/configs/$name ]] || die "flavor $flavor names configs/$name, which does not exist"
+	fragments+=("$REPO_DIR/configs/$name")
+done <"$flavor_file"
+
+mkdir -p "$out"
+make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig >/dev/null
+(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${fragments[@]}") >/dev/null
+make -s -C "$src" O="$out" ARCH=x86_64 olddefconfig >/dev/null
+
+# What the fragments asked for, the last fragment winning, against the result.
+missing=$(awk '
+	FNR == NR {
+		if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) { opt = substr($0, 1, RLENGTH - 1); want[opt] = $0 }
+		else if (match($0, /^# CONFIG_[A-Za-z0-9_]+ is not set/)) { split($0, w, " "); want[w[2]] = "" }
+		next
+	}
+	{
+		if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) have[substr($0, 1, RLENGTH - 1)] = $0
+	}
+	END {
+		for (opt in want) {
+			if (want[opt] == "" && opt in have) print opt " (asked unset, is " have[opt] ")"
+			else if (want[opt] != "") {
+				got = (opt in have) ? have[opt] : "unset"
+				if (got != want[opt]) print want[opt] " (got " got ")"
+			}
+		}
+	}' <(cat "${fragments[@]}") "$out/.config" | sort)
+if [[ -n $missing ]]; then
+	if [[ ${ALLOW_MISSING_OPTIONS:-} == 1 ]]; then
+		warn "flavor $flavor: options missing from .config (allowed here): $(echo "$missing" | tr '\n' ';')"
+	else
+		die "flavor $flavor: options missing from the final .config: $(echo "$missing" | tr '\n' ';') fix their dependencies in configs/"
+	fi
+fi
