@@ -3,6 +3,7 @@
 # tagged `base`. Author, committer and dates are fixed, so the same tarball
 # gives the same base hash on every machine; patches record it as base-commit.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 BASE_PACKAGE=linux-source-6.1
@@ -28,31 +29,36 @@ if [[ -f $stamp_file && $(cat "$stamp_file") == "$stamp" ]] &&
 fi
 
 if [[ -e $SRC_DIR ]]; then
-	# Never throw away work: only a tree this script made, with nothing
-	# uncommitted and nothing beyond what the series produced, is replaced.
+	# Never throw away work: the tree may hold the user's commits.
 	[[ -f $stamp_file ]] || die "$SRC_DIR exists but was not made by this script; move it away"
-	require_clean_tree "$SRC_DIR"
-	progress "base: tarball changed, unpacking it again"
-	rm -rf "$SRC_DIR"
+	die "$BASE_TARBALL changed since $SRC_DIR was made; move $SRC_DIR away (it may hold your commits) and run 'make base' again"
 fi
 
 progress "base: unpacking $BASE_TARBALL"
-mkdir -p "$SRC_DIR"
-tar -xf "$BASE_TARBALL" -C "$SRC_DIR" --strip-components=1
+# Unpack beside the final place and move it there only once it checks out,
+# so a bad tarball leaves nothing behind.
+unpack=$SRC_DIR.unpack
+rm -rf "$unpack"
+mkdir -p "$unpack"
+trap 'rm -rf "$unpack"' EXIT
+tar -xf "$BASE_TARBALL" -C "$unpack" --strip-components=1 ||
+	die "could not unpack $BASE_TARBALL; reinstall it with: apt-get install --reinstall $BASE_PACKAGE"
+[[ -f $unpack/Makefile ]] || die "$BASE_TARBALL holds no kernel tree; reinstall $BASE_PACKAGE"
 
-version=$(tree_version "$SRC_DIR")
+version=$(tree_version "$unpack")
 [[ $version == 6.1.* ]] || die "$BASE_TARBALL holds Linux $version, not 6.1.y; install Debian 12's $BASE_PACKAGE"
 [[ $version == "$TESTED_VERSION" ]] ||
 	warn "base is Linux $version; the series was tested on $TESTED_VERSION"
-
 progress "base: committing Linux $version"
 export GIT_AUTHOR_NAME="Debian $BASE_PACKAGE" GIT_AUTHOR_EMAIL="base@percpu.invalid"
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
-git -C "$SRC_DIR" init -q -b base-tree
+git -C "$unpack" init -q -b base-tree
 # Debian's top-level .gitignore ignores everything, hence -f.
-git -C "$SRC_DIR" add -f -A .
-git -C "$SRC_DIR" -c commit.gpgsign=false commit -q --no-verify -m "Linux $version ($BASE_PACKAGE)"
-git -C "$SRC_DIR" tag -f base >/dev/null
-echo "$stamp" >"$stamp_file"
+git -C "$unpack" add -f -A .
+git -C "$unpack" -c commit.gpgsign=false commit -q --no-verify -m "Linux $version ($BASE_PACKAGE)"
+git -C "$unpack" tag -f base >/dev/null
+echo "$stamp" >"$unpack/.git/percpu-base-stamp"
+mv "$unpack" "$SRC_DIR"
+echo "Linux $version"
 progress "base: Linux $version at $(git -C "$SRC_DIR" rev-parse --short base)"

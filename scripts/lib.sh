@@ -11,8 +11,11 @@ QUEUE_DIR=${QUEUE_DIR:-$REPO_DIR}
 SRC_DIR=${SRC_DIR:-$BUILD_DIR/linux}
 LOG_DIR=${LOG_DIR:-$BUILD_DIR/logs}
 # The release the series was last tested on; other 6.1.y only warn.
-TESTED_VERSION=6.1.192
+export TESTED_VERSION=6.1.192
 SERIES_BRANCH=${SERIES_BRANCH:-percpu-series}
+# Debian's python3 carries the modules deps.sh installs (ply, git for the
+# tree's spdxcheck.py); a user-level python earlier in PATH may not.
+export PATH=/usr/bin:/bin:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 
 die() {
