@@ -4,6 +4,7 @@
 # single object) may follow the flavor. Output goes to build/logs.
 # Usage: build-kernel.sh FLAVOR [make args...]
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:?usage: build-kernel.sh FLAVOR [make args...]}

@@ -5,26 +5,32 @@
 # (merge_config drops options whose dependencies are unmet).
 # Usage: config-kernel.sh FLAVOR [SRC_TREE] [OUT_DIR]
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:?usage: config-kernel.sh FLAVOR [SRC_TREE] [OUT_DIR]}
 src=${2:-$SRC_DIR}
 out=${3:-$BUILD_DIR/kernel-$flavor}
-flavor_file=$REPO_DIR/configs/flavors/$flavor
-[[ -f $flavor_file ]] || die "no flavor '$flavor'; choose one of: $(ls "$REPO_DIR/configs/flavors" | tr '\n' ' ')"
+configs=${CONFIGS_DIR:-$REPO_DIR/configs}
+flavor_file=$configs/flavors/$flavor
+[[ -f $flavor_file ]] || die "no flavor '$flavor'; choose one of: $(find "$configs/flavors" -type f -printf '%f ')"
 [[ -f $src/Makefile ]] || die "$src is not a kernel tree; run 'make base' first"
 
 fragments=()
 while read -r name; do
 	[[ -z $name || $name == \#* ]] && continue
-	[[ -f $REPO_DIR/configs/$name ]] || die "flavor $flavor names configs/$name, which does not exist"
-	fragments+=("$REPO_DIR/configs/$name")
+	[[ -f $configs/$name ]] || die "flavor $flavor names configs/$name, which does not exist"
+	fragments+=("$configs/$name")
 done <"$flavor_file"
 
-mkdir -p "$out"
-make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig >/dev/null
-(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${fragments[@]}") >/dev/null
-make -s -C "$src" O="$out" ARCH=x86_64 olddefconfig >/dev/null
+mkdir -p "$out" "$LOG_DIR"
+# Kconfig's notes about overrides are expected here; keep them in a log.
+log=$LOG_DIR/config-$flavor.log
+if ! { make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig &&
+	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${fragments[@]}") &&
+	make -s -C "$src" O="$out" ARCH=x86_64 olddefconfig; } >"$log" 2>&1; then
+	die "configuring flavor $flavor failed; see $log"
+fi
 
 # What the fragments asked for, the last fragment winning, against the result.
 missing=$(awk '
