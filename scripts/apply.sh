@@ -6,21 +6,25 @@
 # KERNEL_TREE=/path: the user's tree; it must be clean, a new branch is made
 # from its HEAD, and the user's branch is never reset or checked out over.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # Apply every patch; on failure name it, show why, abort, and return 1.
 am_series() {
 	local tree=$1 name out
 	while read -r name; do
-		[[ -f $QUEUE_DIR/patches/$name ]] || { echo "error: series names patches/$name, which does not exist; fix series" >&2; return 1; }
 		if ! out=$(git -C "$tree" am --quiet --keep-cr "$QUEUE_DIR/patches/$name" 2>&1); then
-			echo "$out" | grep -E '^(error|Patch failed)' | head -10 >&2
+			echo "$out" | grep -E '^(error|Patch failed)' | head -10 | sed 's/^/  git am: /' >&2
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
 			echo "error: patch $name does not apply; refresh it against base (make apply up to it, fix, make export)" >&2
 			return 1
 		fi
 	done < <(series_patches)
 }
+
+while read -r name; do
+	[[ -f $QUEUE_DIR/patches/$name ]] || die "series names patches/$name, which does not exist; fix series"
+done < <(series_patches)
 
 if [[ -z $(git config user.email || true) ]]; then
 	export GIT_COMMITTER_NAME="percpu series" GIT_COMMITTER_EMAIL="series@percpu.invalid"

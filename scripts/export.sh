@@ -4,6 +4,7 @@
 # no signature, fixed names; only the base-commit line ties it to the base.
 # Banner comments in `series` ("# ...") are kept before the patch they precede.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 tree=${KERNEL_TREE:-$SRC_DIR}
