@@ -1,0 +1,51 @@
+#!/bin/bash
+# Pack build/initramfs-<flavor>.cpio with the tree's usr/gen_init_cpio:
+# busybox-static, the guest init, the flavor's modules and, when built, the
+# kselftest install directory build/kselftest-<flavor>.
+# Usage: make-initramfs.sh FLAVOR
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+flavor=${1:?usage: make-initramfs.sh FLAVOR}
+src=${KERNEL_SRC:-$SRC_DIR}
+out=${KERNEL_OUT:-$BUILD_DIR/kernel-$flavor}
+stage=$BUILD_DIR/initramfs-$flavor
+cpio=$BUILD_DIR/initramfs-$flavor.cpio
+busybox=${BUSYBOX:-/bin/busybox}
+
+[[ -x $out/usr/gen_init_cpio ]] || die "$out/usr/gen_init_cpio is missing; run 'make kernel FLAVOR=$flavor' first"
+file -L "$busybox" | grep -q 'statically linked' ||
+	die "$busybox is not a static busybox; install it with: apt-get install busybox-static"
+
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp}
+cp "$busybox" "$stage/bin/busybox"
+cp "$REPO_DIR/scripts/guest-init.sh" "$stage/init"
+chmod 755 "$stage/init"
+
+if grep -q '^CONFIG_MODULES=y' "$out/.config" && [[ -s $out/modules.order ]]; then
+	make -s -C "$src" O="$out" ARCH=x86_64 INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 \
+		modules_install >/dev/null
+fi
+if [[ -d $BUILD_DIR/kselftest-$flavor ]]; then
+	cp -a "$BUILD_DIR/kselftest-$flavor" "$stage/kselftest"
+fi
+
+# gen_init_cpio takes a list: one line per directory, file and link.
+list=$stage.list
+{
+	(cd "$stage" && find . -mindepth 1 | sort) | while read -r path; do
+		entry=${path#.}
+		mode=$(stat -c '%a' "$stage$entry")
+		if [[ -L $stage$entry ]]; then
+			echo "slink $entry $(readlink "$stage$entry") $mode 0 0"
+		elif [[ -d $stage$entry ]]; then
+			echo "dir $entry $mode 0 0"
+		else
+			echo "file $entry $stage$entry $mode 0 0"
+		fi
+	done
+	echo "nod /dev/console 600 0 0 c 5 1"
+} >"$list"
+"$out/usr/gen_init_cpio" "$list" >"$cpio"

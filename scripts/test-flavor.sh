@@ -1,0 +1,17 @@
+#!/bin/bash
+# Build, pack, boot and judge one flavor: the whole test run of one kernel.
+# Usage: test-flavor.sh FLAVOR
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+flavor=${1:?usage: test-flavor.sh FLAVOR}
+scripts=$REPO_DIR/scripts
+
+progress "kernel: building flavor $flavor"
+"$scripts/build-kernel.sh" "$flavor"
+progress "initramfs: packing flavor $flavor"
+"$scripts/make-initramfs.sh" "$flavor"
+"$scripts/boot.sh" "$flavor"
+progress "check: judging $LOG_DIR/$flavor.log"
+"$scripts/check-log.sh" "$flavor"
