@@ -1,0 +1,65 @@
+#!/bin/bash
+# Every check, in pipeline order. Each check's output goes to
+# build/logs/test/<check>.log; one line per check here, then the totals over
+# all checks and the tests inside them (bats cases, KUnit cases, kselftests).
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+scripts=$REPO_DIR/scripts
+test_logs=$LOG_DIR/test
+mkdir -p "$test_logs"
+passed=0 failed=0 skipped=0
+
+# check NAME COMMAND...: run one check, count it, show its last lines on failure.
+check() {
+	local name=$1 log=$test_logs/$1.log start=$SECONDS
+	shift
+	if "$@" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		printf 'PASS %-60s %4ss\n' "$name" $((SECONDS - start))
+	else
+		failed=$((failed + 1))
+		printf 'FAIL %-60s %4ss  (%s)\n' "$name" $((SECONDS - start)) "$log"
+		tail -n 15 "$log" | sed 's/^/     | /'
+	fi
+}
+
+# Add the test counts a check's log ends with ("== ... N passed, N failed, N skipped").
+count_inner() {
+	local log=$1 line
+	while read -r line; do
+		read -r p f s <<<"$(sed -E 's/.*KUnit ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped; kselftest ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1+\4 \2+\5 \3+\6/' <<<"$line")"
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	done < <(grep -E '^== .*: KUnit [0-9]+ passed' "$log" || true)
+}
+
+# The scripts' own tests report TAP: count each case.
+count_bats() {
+	local log=$1 ok skip not_ok
+	ok=$(grep -cE '^ok [0-9]+' "$log" || true)
+	skip=$(grep -cE '^ok [0-9]+ .*# skip' "$log" || true)
+	not_ok=$(grep -cE '^not ok [0-9]+' "$log" || true)
+	passed=$((passed + ok - skip)) skipped=$((skipped + skip)) failed=$((failed + not_ok))
+}
+
+check deps "$scripts/deps.sh"
+check shellcheck shellcheck "$scripts"/*.sh "$REPO_DIR/.ci/run"
+check base "$scripts/base.sh"
+check scripts-bats bats --tap "$REPO_DIR/tests"
+count_bats "$test_logs/scripts-bats.log"
+check apply "$scripts/apply.sh"
+check series-names-patches "$scripts/check-queue.sh"
+check export-round-trip "$scripts/check-roundtrip.sh"
+while read -r patch; do
+	check "checkpatch-${patch%.patch}" "$scripts/check-patch.sh" "$patch"
+done < <(series_patches)
+check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
+for flavor_file in "$REPO_DIR"/configs/flavors/*; do
+	flavor=$(basename "$flavor_file")
+	check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
+	count_inner "$test_logs/flavor-$flavor.log"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[[ $failed -eq 0 ]]

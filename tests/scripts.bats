@@ -1,0 +1,225 @@
+#!/usr/bin/env bats
+# Tests of the pipeline scripts: bad input gives one clear error line and
+# leaves the user's data as it was.
+
+load helpers
+
+@test "base: a missing base package is one error naming the package" {
+	export BASE_TARBALL=$SCRATCH/none/linux-source-6.1.tar.xz
+	run "$SCRIPTS/base.sh"
+	assert_one_error "apt-get install linux-source-6.1"
+	[ ! -e "$SRC_DIR" ]
+}
+
+@test "base: a tarball that is not 6.1.y is refused and leaves nothing" {
+	export BASE_TARBALL=$SCRATCH/linux.tar.xz
+	make_tarball "$BASE_TARBALL" 5.10.0
+	run "$SCRIPTS/base.sh"
+	assert_one_error "holds Linux 5.10.0, not 6.1.y"
+	[ ! -e "$SRC_DIR" ]
+	[ ! -e "$SRC_DIR.unpack" ]
+}
+
+@test "base: another 6.1.y is used with a warning naming the tested release" {
+	export BASE_TARBALL=$SCRATCH/linux.tar.xz
+	make_tarball "$BASE_TARBALL" 6.1.5
+	run "$SCRIPTS/base.sh"
+	[ "$status" -eq 0 ]
+	[[ $output == *"warning: base is Linux 6.1.5; the series was tested on 6.1.192"* ]]
+	git -C "$SRC_DIR" rev-parse -q --verify base
+}
+
+@test "base: the base commit is the same on every run and a second run reuses it" {
+	export BASE_TARBALL=$SCRATCH/linux.tar.xz
+	make_tarball "$BASE_TARBALL" 6.1.192
+	"$SCRIPTS/base.sh"
+	first=$(git -C "$SRC_DIR" rev-parse base)
+	run "$SCRIPTS/base.sh"
+	[ "$status" -eq 0 ]
+	[[ $output == *"already there"* ]]
+	SRC_DIR=$SCRATCH/other "$SCRIPTS/base.sh"
+	[ "$(git -C "$SCRATCH/other" rev-parse base)" = "$first" ]
+}
+
+@test "base: a tree it did not make is never replaced" {
+	export BASE_TARBALL=$SCRATCH/linux.tar.xz
+	make_tarball "$BASE_TARBALL" 6.1.192
+	mkdir -p "$SRC_DIR" && echo mine >"$SRC_DIR/work"
+	run "$SCRIPTS/base.sh"
+	assert_one_error "was not made by this script"
+	[ "$(cat "$SRC_DIR/work")" = mine ]
+}
+
+@test "apply: a patch that does not apply is named, the am aborted, the tree clean" {
+	make_git_tree "$SRC_DIR"
+	make_queue "$SRC_DIR"
+	sed -i 's/^ int percpu;$/ int someone_else;/' "$QUEUE_DIR/patches/0001-"*.patch
+	run "$SCRIPTS/apply.sh"
+	assert_one_error "patch 0001-mm-percpu-one.patch does not apply"
+	[ -z "$(git -C "$SRC_DIR" status --porcelain)" ]
+	[ ! -d "$SRC_DIR/.git/rebase-apply" ]
+}
+
+@test "apply: series naming a missing patch is one error" {
+	make_git_tree "$SRC_DIR"
+	make_queue "$SRC_DIR"
+	echo 0003-missing.patch >>"$QUEUE_DIR/series"
+	run "$SCRIPTS/apply.sh"
+	assert_one_error "0003-missing.patch, which does not exist"
+}
+
+@test "apply: the series lands on its own branch and export gives it back unchanged" {
+	make_git_tree "$SRC_DIR"
+	make_queue "$SRC_DIR"
+	sed -i '1i # Tests' "$QUEUE_DIR/series"
+	cp -a "$QUEUE_DIR" "$SCRATCH/before"
+	"$SCRIPTS/apply.sh"
+	[ "$(git -C "$SRC_DIR" rev-list --count base..percpu-series)" -eq 2 ]
+	"$SCRIPTS/export.sh"
+	diff -r "$SCRATCH/before" "$QUEUE_DIR"
+}
+
+@test "apply: commits not yet exported are never thrown away" {
+	make_git_tree "$SRC_DIR"
+	make_queue "$SRC_DIR"
+	"$SCRIPTS/apply.sh"
+	echo 'int mine;' >>"$SRC_DIR/mm/percpu.c"
+	git -C "$SRC_DIR" commit -q -am "my work"
+	mine=$(git -C "$SRC_DIR" rev-parse HEAD)
+	echo '# changed' >>"$QUEUE_DIR/series"
+	run "$SCRIPTS/apply.sh"
+	assert_one_error "run 'make export'"
+	[ "$(git -C "$SRC_DIR" rev-parse percpu-series)" = "$mine" ]
+}
+
+@test "apply: a dirty user tree is refused and left exactly as it was" {
+	user=$SCRATCH/user
+	make_git_tree "$user"
+	make_queue "$user"
+	echo 'int uncommitted;' >>"$user/mm/percpu.c"
+	cp "$user/mm/percpu.c" "$SCRATCH/expected"
+	head=$(git -C "$user" rev-parse HEAD)
+	KERNEL_TREE=$user run "$SCRIPTS/apply.sh"
+	assert_one_error "uncommitted changes"
+	cmp "$user/mm/percpu.c" "$SCRATCH/expected"
+	[ "$(git -C "$user" rev-parse HEAD)" = "$head" ]
+	[ "$(git -C "$user" symbolic-ref --short HEAD)" = main ]
+	! git -C "$user" rev-parse -q --verify percpu-series
+}
+
+@test "apply: a user tree gets a new branch; the user's branch is not touched" {
+	user=$SCRATCH/user
+	make_git_tree "$user"
+	make_queue "$user"
+	head=$(git -C "$user" rev-parse main)
+	KERNEL_TREE=$user run "$SCRIPTS/apply.sh"
+	[ "$status" -eq 0 ]
+	[ "$(git -C "$user" rev-parse main)" = "$head" ]
+	[ "$(git -C "$user" rev-list --count main..percpu-series)" -eq 2 ]
+	KERNEL_TREE=$user run "$SCRIPTS/apply.sh"
+	assert_one_error "branch percpu-series already exists"
+}
+
+@test "apply: a failed apply on a user tree returns to the user's branch" {
+	user=$SCRATCH/user
+	make_git_tree "$user"
+	make_queue "$user"
+	sed -i 's/^ int percpu;$/ int someone_else;/' "$QUEUE_DIR/patches/0001-"*.patch
+	KERNEL_TREE=$user run "$SCRIPTS/apply.sh"
+	assert_one_error "does not apply"
+	[ "$(git -C "$user" symbolic-ref --short HEAD)" = main ]
+	[ -z "$(git -C "$user" status --porcelain)" ]
+	! git -C "$user" rev-parse -q --verify percpu-series
+}
+
+@test "export: a dirty tree is refused" {
+	make_git_tree "$SRC_DIR"
+	echo 'int dirty;' >>"$SRC_DIR/mm/percpu.c"
+	run "$SCRIPTS/export.sh"
+	assert_one_error "uncommitted changes"
+}
+
+@test "check-queue: a patch file the series does not name is reported" {
+	make_git_tree "$SRC_DIR"
+	make_queue "$SRC_DIR"
+	touch "$QUEUE_DIR/patches/0009-stray.patch"
+	run "$SCRIPTS/check-queue.sh"
+	assert_one_error "0009-stray.patch"
+}
+
+# A QEMU stand-in that prints a console and never exits.
+fake_hanging_qemu() {
+	cat >"$SCRATCH/qemu" <<'QEMU'
+#!/bin/bash
+for i in $(seq 1 60); do echo "console line $i"; done
+sleep 600
+QEMU
+	chmod +x "$SCRATCH/qemu"
+	mkdir -p "$BUILD_DIR/kernel-hang/arch/x86/boot"
+	touch "$BUILD_DIR/kernel-hang/arch/x86/boot/bzImage" "$BUILD_DIR/initramfs-hang.cpio"
+	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-hang/.config"
+}
+
+@test "boot: a hanging guest is killed at the timeout with its last 40 lines" {
+	fake_hanging_qemu
+	QEMU=$SCRATCH/qemu BOOT_TIMEOUT=2 run "$SCRIPTS/boot.sh" hang
+	assert_one_error "timed out after 2s"
+	[[ $output == *"console line 60"* ]]
+	[[ $output == *"console line 21"* ]]
+	[[ $output != *"console line 20"$'\n'* ]]
+	[ -f "$LOG_DIR/hang.log" ]
+}
+
+# check-log needs the real tree's kunit.py.
+use_real_tree() {
+	[ -f "$REPO_DIR/build/linux/tools/testing/kunit/kunit.py" ] || skip "no base tree yet (make base)"
+	export SRC_DIR=$REPO_DIR/build/linux
+	mkdir -p "$LOG_DIR"
+	cp "$REPO_DIR/tests/data/boot-ok.log" "$LOG_DIR/fake.log"
+}
+
+@test "check-log: a clean boot with passing suites passes" {
+	use_real_tree
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+	[[ $output == *"KUnit 2 passed, 0 failed, 0 skipped"* ]]
+}
+
+@test "check-log: a WARNING nobody asked for fails the boot" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i WARNING: CPU: 1 PID: 1 at mm/percpu.c:1 pcpu_alloc+0x1/0x2' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "unexpected kernel reports"
+}
+
+@test "check-log: a report inside a test's expected window passes" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i percpu-expect-report: begin\nBUG: percpu: double free in test+0x1/0x2\npercpu-expect-report: end' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
+@test "check-log: a guest that never finished fails" {
+	use_real_tree
+	sed -i '/percpu-guest: done/d' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "never finished"
+}
+
+@test "check-log: a failing KUnit case fails the boot" {
+	use_real_tree
+	sed -i 's/^    ok 2 /    not ok 2 /' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "KUnit reported failures"
+}
+
+@test "config: an option whose dependencies are unmet is named" {
+	[ -f "$REPO_DIR/build/linux/Makefile" ] || skip "no base tree yet (make base)"
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors"
+	cp "$REPO_DIR/configs/base.config" "$CONFIGS_DIR/"
+	printf 'CONFIG_KASAN_INLINE=y\n' >"$CONFIGS_DIR/wish.config"
+	printf 'base.config\nwish.config\n' >"$CONFIGS_DIR/flavors/wish"
+	run "$SCRIPTS/config-kernel.sh" wish "$REPO_DIR/build/linux" "$BUILD_DIR/kernel-wish"
+	assert_one_error "CONFIG_KASAN_INLINE=y (got unset)"
+}
