@@ -5,7 +5,8 @@
 # report (WARNING, BUG, Oops, lockdep, panic, RCU stall...) outside a window
 # that a test opened on purpose with "percpu-expect-report: begin" and closed
 # with "percpu-expect-report: end" after checking the report; a failed or
-# missing KUnit suite (parsed by the tree's kunit.py); a failed kselftest.
+# missing KUnit suite (parsed by the tree's kunit.py); a test module that did
+# not load; a failed kselftest.
 # Usage: check-log.sh FLAVOR
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -29,16 +30,31 @@ unexpected=$(awk -v pat="$report_pattern" '
 	/percpu-expect-report: end/ { inside = 0; next }
 	!inside && $0 ~ pat { print FNR ": " $0 }' "$log")
 [[ -z $unexpected ]] || problems+=("unexpected kernel reports:"$'\n'"$unexpected")
+failed_loads=$(grep -E '^percpu-guest: loading .* failed' "$log" || true)
+[[ -z $failed_loads ]] || problems+=("test modules did not load:"$'\n'"$failed_loads")
 grep -q 'percpu-guest: done' "$log" || problems+=("the guest never finished its tests (crash or early exit)")
 
-# KUnit, through the tree's own parser.
-json=$LOG_DIR/$flavor.kunit.json
-kunit_out=$(python3 "$kunit_py" parse --json="$json" "$log" 2>&1) || problems+=("KUnit reported failures")
-kunit_counts=$(jq -r '[.. | objects | .test_cases? // empty | .[] | .status] |
-	"\(map(select(. == "PASS")) | length) \(map(select(. == "FAIL" or . == "ERROR")) | length) \(map(select(. == "SKIP")) | length)"' "$json" 2>/dev/null || echo "0 0 0")
-read -r k_pass k_fail k_skip <<<"$kunit_counts"
+# KUnit, through the tree's own parser. kunit.py reads one KTAP document:
+# built-in suites print one at boot, test modules another (the guest heads it
+# with "percpu-guest: loading test modules"), so each part is parsed alone.
+kunit_out="" k_pass=0 k_fail=0 k_skip=0 jsons=()
+marker='^percpu-guest: loading test modules'
+parts=("builtin:$(awk -v m="$marker" '$0 ~ m { exit } { print }' "$log")"
+	"modules:$(awk -v m="$marker" 'found { print } $0 ~ m { found = 1 }' "$log")")
+for part in "${parts[@]}"; do
+	name=${part%%:*} text=${part#*:}
+	grep -q '# Subtest:' <<<"$text" || continue
+	printf '%s\n' "$text" >"$LOG_DIR/$flavor.$name.log"
+	json=$LOG_DIR/$flavor.$name.kunit.json
+	jsons+=("$json")
+	kunit_out+=$(python3 "$kunit_py" parse --json="$json" "$LOG_DIR/$flavor.$name.log" 2>&1)$'\n' ||
+		problems+=("KUnit reported failures")
+	read -r p f s <<<"$(jq -r '[.. | objects | .test_cases? // empty | .[] | .status] |
+		"\(map(select(. == "PASS")) | length) \(map(select(. == "FAIL" or . == "ERROR")) | length) \(map(select(. == "SKIP")) | length)"' "$json")"
+	k_pass=$((k_pass + p)) k_fail=$((k_fail + f)) k_skip=$((k_skip + s))
+done
 while read -r suite; do
-	jq -e --arg s "$suite" '[.. | objects | select(.name? == $s)] | length > 0' "$json" >/dev/null 2>&1 ||
+	[[ ${#jsons[@]} -gt 0 ]] && jq -e --arg s "$suite" '[.. | objects | select(.name? == $s)] | length > 0' "${jsons[@]}" 2>/dev/null | grep -q true ||
 		problems+=("KUnit suite '$suite' did not run")
 done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO_DIR/tests/kunit-suites")
 

@@ -27,6 +27,12 @@ chmod 755 "$stage/init"
 if grep -q '^CONFIG_MODULES=y' "$out/.config" && [[ -s $out/modules.order ]]; then
 	make -s -C "$src" O="$out" ARCH=x86_64 INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 \
 		modules_install >/dev/null
+	# The modules of tests/test-modules this flavor built, for the guest to load.
+	mkdir -p "$stage/etc"
+	wanted=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO_DIR/tests/test-modules")
+	(cd "$stage" && find lib/modules -name '*.ko') | while read -r ko; do
+		if grep -qxF "$(basename "$ko" .ko)" <<<"$wanted"; then echo "/$ko"; fi
+	done >"$stage/etc/test-modules"
 fi
 if [[ -d $BUILD_DIR/kselftest-$flavor ]]; then
 	cp -a "$BUILD_DIR/kselftest-$flavor" "$stage/kselftest"
