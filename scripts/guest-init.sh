@@ -17,7 +17,7 @@ echo "percpu-guest: user space up on $(uname -r), $(grep -c ^processor /proc/cpu
 # In 6.1 a module's suites are printed as subtests without the top-level
 # KTAP header that built-in suites get, so print it here for them.
 if [ -s /etc/test-modules ]; then
-	echo "percpu-guest: loading test modules:" $(cat /etc/test-modules)
+	echo "percpu-guest: loading test modules: $(tr '\n' ' ' </etc/test-modules)"
 	echo "KTAP version 1"
 	echo "1..$(grep -c . /etc/test-modules)"
 	while read -r module; do
