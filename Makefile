@@ -27,4 +27,4 @@ boot:
 check:
 	@scripts/check-log.sh $(FLAVOR)
 clean:		# build outputs only; build/linux (your tree) is kept
-	rm -rf build/kernel-* build/initramfs-* build/logs build/bisect*
+	rm -rf build/kernel-* build/initramfs-* build/logs build/bisect-passed

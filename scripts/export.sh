@@ -18,8 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$tree" -c core.abbrev=12 -c diff.noprefix=false -c diff.renames=true \
 	format-patch -q --no-signature --zero-commit --no-numbered --base=base \
-	--no-stat --summary -o "$tmp" base..HEAD >/dev/null
-# --stat output depends on terminal width and git version; --summary does not.
+	-o "$tmp" base..HEAD >/dev/null
 
 # Keep banners: remember which patch each comment block preceded.
 declare -A banner_before=()

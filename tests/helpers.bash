@@ -48,7 +48,9 @@ make_queue() {
 	echo 'int percpu_one;' >>"$tree/mm/percpu.c"
 	git -C "$tree" commit -q -am "mm/percpu: one"
 	echo 'int percpu_two;' >>"$tree/mm/percpu.c"
-	git -C "$tree" commit -q -am "mm/percpu: two"
+	echo 'int percpu_new;' >"$tree/mm/percpu_new.c"
+	git -C "$tree" add mm/percpu_new.c
+	git -C "$tree" commit -q -am "mm/percpu: two" -m "Adds a file, so the patch has a summary."
 	KERNEL_TREE=$tree "$SCRIPTS/export.sh" 2>/dev/null
 	git -C "$tree" checkout -q main
 	git -C "$tree" branch -q -D make-queue
