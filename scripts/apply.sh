@@ -34,7 +34,10 @@ if [[ -n ${KERNEL_TREE:-} ]]; then
 	tree=$KERNEL_TREE
 	git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 || die "$tree is not a git tree; KERNEL_TREE must name a git checkout"
 	require_clean_tree "$tree"
-	[[ -d $(git -C "$tree" rev-parse --git-path rebase-apply) ]] && die "$tree has a git am or rebase in progress; finish or abort it first"
+	# --git-path answers relative to the tree, so ask from inside it.
+	if (cd "$tree" && [[ -d $(git rev-parse --git-path rebase-apply) ]]); then
+		die "$tree has a git am or rebase in progress; finish or abort it first"
+	fi
 	orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
 	branch=$SERIES_BRANCH
 	git -C "$tree" rev-parse -q --verify "refs/heads/$branch" >/dev/null &&
@@ -69,6 +72,10 @@ if [[ -n $branch_tip ]]; then
 fi
 
 git -C "$tree" checkout -q -B "$SERIES_BRANCH" base
-am_series "$tree" || exit 1
+if ! am_series "$tree"; then
+	# What did apply came from the queue: a later apply may replace it.
+	echo "partial $(git -C "$tree" rev-parse HEAD)" >"$stamp"
+	exit 1
+fi
 echo "$hash $(git -C "$tree" rev-parse HEAD)" >"$stamp"
 progress "apply: $(series_patches | wc -l) patches on $SERIES_BRANCH"

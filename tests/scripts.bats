@@ -223,3 +223,24 @@ use_real_tree() {
 	run "$SCRIPTS/config-kernel.sh" wish "$REPO_DIR/build/linux" "$BUILD_DIR/kernel-wish"
 	assert_one_error "CONFIG_KASAN_INLINE=y (got unset)"
 }
+
+@test "apply: after a failed apply, a fixed queue applies" {
+	make_git_tree "$SRC_DIR"
+	make_queue "$SRC_DIR"
+	cp "$QUEUE_DIR/patches/0002-"*.patch "$SCRATCH/good.patch"
+	sed -i 's/^ int percpu_one;$/ int someone_else;/' "$QUEUE_DIR/patches/0002-"*.patch
+	run "$SCRIPTS/apply.sh"
+	assert_one_error "patch 0002-mm-percpu-two.patch does not apply"
+	cp "$SCRATCH/good.patch" "$QUEUE_DIR/patches/0002-"*.patch
+	"$SCRIPTS/apply.sh"
+	[ "$(git -C "$SRC_DIR" rev-list --count base..percpu-series)" -eq 2 ]
+}
+
+@test "apply: a user tree in the middle of a git am is refused" {
+	user=$SCRATCH/user
+	make_git_tree "$user"
+	make_queue "$user"
+	mkdir -p "$user/.git/rebase-apply"
+	KERNEL_TREE=$user run "$SCRIPTS/apply.sh"
+	assert_one_error "git am or rebase in progress"
+}
