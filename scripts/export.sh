@@ -16,8 +16,14 @@ count=$(git -C "$tree" rev-list --count base..HEAD)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$tree" -c core.abbrev=12 -c diff.noprefix=false -c diff.renames=true \
+# Pin every setting a user's git config could vary, so that the output
+# depends on the commits alone.
+git -C "$tree" -c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false \
+	-c diff.renames=true -c diff.algorithm=myers -c diff.indentHeuristic=true \
+	-c diff.context=3 -c diff.interHunkContext=0 -c diff.suppressBlankEmpty=false \
+	-c format.thread=false -c format.signOff=false -c format.coverLetter=false \
 	format-patch -q --no-signature --zero-commit --no-numbered --base=base \
+	--no-to --no-cc --no-add-header --suffix=.patch --filename-max-length=64 \
 	-o "$tmp" base..HEAD >/dev/null
 
 # Keep banners: remember which patch each comment block preceded.
