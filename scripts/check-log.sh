@@ -24,7 +24,8 @@ problems=()
 # Kernel reports nobody asked for.
 report_pattern='WARNING:|BUG:|Oops|Kernel panic|general protection fault|kernel BUG at|'
 report_pattern+='possible recursive locking|circular locking|inconsistent lock state|'
-report_pattern+='DEBUG_LOCKS_WARN_ON|INFO: task .* blocked|rcu: INFO:|detected stall|UBSAN:|KASAN:'
+report_pattern+='DEBUG_LOCKS_WARN_ON|INFO: trying to register non-static key|INFO: task .* blocked|'
+report_pattern+='rcu: INFO:|detected stall|UBSAN:|KASAN:|Unable to handle kernel|Internal error:'
 unexpected=$(awk -v pat="$report_pattern" '
 	/percpu-expect-report: begin/ { inside = 1; next }
 	/percpu-expect-report: end/ { inside = 0; next }

@@ -244,3 +244,10 @@ use_real_tree() {
 	KERNEL_TREE=$user run "$SCRIPTS/apply.sh"
 	assert_one_error "git am or rebase in progress"
 }
+
+@test "check-log: a lockdep report fails the boot" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i INFO: trying to register non-static key.' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "unexpected kernel reports"
+}
