@@ -199,6 +199,23 @@ use_real_tree() {
 	[ "$status" -eq 0 ]
 }
 
+@test "check-log: a KUnit case may print the reports tests/expected-reports lists for it" {
+	use_real_tree
+	sed -i -e 's/ok 2 per_cpu_static_copies_are_independent/ok 2 per_cpu_ptr_of_impossible_cpu_faults/' \
+		-e '/ok 2 per_cpu_ptr_of_impossible_cpu_faults/i BUG: percpu: invalid CPU in per_cpu_ptr_of_impossible_cpu_faults+0x9f/0x14a' \
+		"$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
+@test "check-log: a listed report printed during another KUnit case fails" {
+	use_real_tree
+	sed -i '/ok 2 per_cpu_static_copies_are_independent/i BUG: percpu: invalid CPU in per_cpu_ptr_of_impossible_cpu_faults+0x9f/0x14a' \
+		"$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "unexpected kernel reports"
+}
+
 @test "check-log: a guest that never finished fails" {
 	use_real_tree
 	sed -i '/percpu-guest: done/d' "$LOG_DIR/fake.log"
