@@ -10,6 +10,11 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
+# devtmpfs has no /dev/std* links; kselftest's runner writes to /dev/stdout.
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
 echo "percpu-guest: user space up on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 
 # Test modules (suites built as =m) run when loaded; KUnit prints their
@@ -24,6 +29,13 @@ if [ -s /etc/test-modules ]; then
 		insmod "$module" || echo "percpu-guest: loading $module failed"
 	done </etc/test-modules
 fi
+
+# kselftest's runner calls "timeout --foreground", an option busybox's
+# timeout lacks; without it the runner's timeout works the same here.
+rm -f /usr/bin/timeout
+# shellcheck disable=SC2016 # the wrapper expands $1 and $@ itself
+printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/busybox timeout "$@"\n' >/usr/bin/timeout
+chmod 755 /usr/bin/timeout
 
 if [ -x /kselftest/run_kselftest.sh ]; then
 	cd /kselftest && ./run_kselftest.sh

@@ -10,6 +10,8 @@ scripts=$REPO_DIR/scripts
 
 progress "kernel: building flavor $flavor"
 "$scripts/build-kernel.sh" "$flavor"
+progress "kselftest: installing for flavor $flavor"
+"$scripts/build-kselftest.sh" "$flavor"
 progress "initramfs: packing flavor $flavor"
 "$scripts/make-initramfs.sh" "$flavor"
 "$scripts/boot.sh" "$flavor"

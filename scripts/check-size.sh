@@ -1,0 +1,93 @@
+#!/bin/bash
+# With CONFIG_DEBUG_PERCPU off the series must cost next to nothing: vmlinux
+# .text of the preempt flavor (without the test suites, which the base tree
+# does not have) may grow by at most SIZE_LIMIT bytes (default 256) over the
+# base tree, and hot per_cpu_ptr() users must disassemble the same. The growth
+# with the option on is measured too, for the record.
+#
+# Builds base and the applied series' tip in a separate worktree
+# (build/size-src), so the user's tree is never checked out over, and writes
+# build/logs/size.report.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+limit=${SIZE_LIMIT:-256}
+# Callers of per_cpu_ptr()/per_cpu() on hot or common paths.
+hot_functions=(__percpu_counter_sum smp_call_function_many_cond nr_iowait free_percpu)
+worktree=$BUILD_DIR/size-src
+configs=$BUILD_DIR/size-configs
+report=$LOG_DIR/size.report
+
+git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+series_tip=$(git -C "$SRC_DIR" rev-parse HEAD)
+if [[ ! -d $worktree ]]; then
+	git -C "$SRC_DIR" worktree prune
+	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
+fi
+
+# The preempt flavor minus the test suites; "on" adds the debug option.
+rm -rf "$configs"
+mkdir -p "$configs/flavors" "$LOG_DIR"
+cp "$REPO_DIR"/configs/*.config "$configs/"
+grep -vx 'tests.config' "$REPO_DIR/configs/flavors/preempt" >"$configs/flavors/size-off"
+{ cat "$configs/flavors/size-off"; echo debug.config; } >"$configs/flavors/size-on"
+
+# build_at COMMIT FLAVOR: build vmlinux of COMMIT into build/kernel-<name>.
+build_at() {
+	local commit=$1 flavor=$2 name=$3
+	git -C "$worktree" checkout -q --detach "$commit"
+	CONFIGS_DIR=$configs KERNEL_SRC=$worktree KERNEL_OUT=$BUILD_DIR/kernel-$name \
+		BUILD_LOG=$LOG_DIR/build-$name.log "$REPO_DIR/scripts/build-kernel.sh" "$flavor" vmlinux
+}
+
+# Bytes of code: the sizes of all text symbols. (The .text section itself is
+# padded to an alignment boundary, so its size hides growth.)
+text_size() {
+	nm -S -t d "$BUILD_DIR/kernel-$1/vmlinux" | awk '$3 ~ /^[tT]$/ { sum += $2 } END { print sum }'
+}
+
+# Disassembly of one function with everything that moves when unrelated code
+# grows (addresses, RIP displacements, absolute data addresses) taken out.
+disassembly() {
+	objdump -d --no-show-raw-insn --disassemble="$2" "$BUILD_DIR/kernel-$1/vmlinux" |
+		sed -n '/^[0-9a-f]* <.*>:$/,$p' |
+		sed -E -e 's/^ *[0-9a-f]+:\t//' -e 's/^[0-9a-f]+ </</' \
+			-e 's/[0-9a-f]{16} </</g' -e 's/-?0x[0-9a-f]+\(%rip\)/(%rip)/g' \
+			-e 's/# [0-9a-f]+ </# </' -e 's/[$]0xffffffff[0-9a-f]{8}/IMM_ADDR/g' \
+			-e 's/-0x[0-9a-f]{8}\(/ADDR(/g'
+}
+
+progress "size: building base, series and series+DEBUG_PERCPU"
+build_at base size-off size-base
+build_at "$series_tip" size-off size-off
+build_at "$series_tip" size-on size-on
+
+base_text=$(text_size size-base)
+off_text=$(text_size size-off)
+on_text=$(text_size size-on)
+problems=()
+exec 3>"$report"
+say() { echo "$@" | tee /dev/fd/3; }
+say "== size: vmlinux code (text symbols), preempt flavor without test suites =="
+say "base $base_text bytes; series with DEBUG_PERCPU off $off_text ($((off_text - base_text)) bytes)," \
+	"on $on_text ($((on_text - base_text)) bytes)"
+for fn in "${hot_functions[@]}"; do
+	before=$(disassembly size-base "$fn")
+	after=$(disassembly size-off "$fn")
+	if [[ -z $before ]]; then
+		problems+=("$fn is not in the base vmlinux")
+	elif [[ $before == "$after" ]]; then
+		say "$fn: same code with DEBUG_PERCPU off ($(grep -c . <<<"$before") lines)"
+	else
+		say "$fn: code differs with DEBUG_PERCPU off:"
+		say "$(diff <(echo "$before") <(echo "$after") | head -20)"
+		problems+=("$fn compiles differently with DEBUG_PERCPU off")
+	fi
+done
+[[ $((off_text - base_text)) -le $limit ]] ||
+	problems+=("code grew by $((off_text - base_text)) bytes with DEBUG_PERCPU off (limit $limit)")
+for p in "${problems[@]}"; do say "FAIL: $p"; done
+exec 3>&-
+git -C "$worktree" checkout -q --detach base
+[[ ${#problems[@]} -eq 0 ]] || die "${problems[0]}; see $report"
