@@ -32,8 +32,10 @@ fi
 # without line numbers so that moved code compares equal.
 object_warnings() {
 	local objs=() obj
+	# Only what the flavor builds: an object the config leaves out (a
+	# debug option's file, say) would not even compile on its own.
 	for obj in "$@"; do
-		[[ -f $worktree/${obj%.o}.c ]] && objs+=("$obj")
+		[[ -f $worktree/${obj%.o}.c && -f $out/$obj ]] && objs+=("$obj")
 	done
 	[[ ${#objs[@]} -gt 0 ]] || return 0
 	KERNEL_SRC=$worktree KERNEL_OUT=$out BUILD_LOG=$LOG_DIR/bisect/objects.log \
