@@ -68,7 +68,7 @@ off_text=$(text_size size-off)
 on_text=$(text_size size-on)
 problems=()
 exec 3>"$report"
-say() { echo "$@" | tee /dev/fd/3; }
+say() { echo "$@"; echo "$@" >&3; }
 say "== size: vmlinux code (text symbols), preempt flavor without test suites =="
 say "base $base_text bytes; series with DEBUG_PERCPU off $off_text ($((off_text - base_text)) bytes)," \
 	"on $on_text ($((on_text - base_text)) bytes)"
