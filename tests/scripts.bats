@@ -268,3 +268,23 @@ use_real_tree() {
 	run "$SCRIPTS/check-log.sh" fake
 	assert_one_error "unexpected kernel reports"
 }
+
+@test "size: a tree without base is one error saying what to run" {
+	mkdir -p "$SRC_DIR"
+	git -C "$SRC_DIR" init -q
+	run "$SCRIPTS/check-size.sh"
+	assert_one_error "no base in $SRC_DIR; run 'make base apply' first"
+}
+
+@test "kselftest: a target the tree does not have is named" {
+	make_git_tree "$SRC_DIR"
+	run "$SCRIPTS/build-kselftest.sh" preempt
+	assert_one_error "kselftest target 'percpu' is not in $SRC_DIR"
+}
+
+@test "check-log: a kselftest that fails fails the boot" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i not ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "1 kselftest(s) failed"
+}
