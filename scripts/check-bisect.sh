@@ -33,9 +33,12 @@ fi
 object_warnings() {
 	local objs=() obj
 	# Only what the flavor builds: an object the config leaves out (a
-	# debug option's file, say) would not even compile on its own.
+	# debug option's file, say) would not even compile on its own. Before
+	# the first full build in a fresh output directory that is unknown, and
+	# every object is taken.
 	for obj in "$@"; do
-		[[ -f $worktree/${obj%.o}.c && -f $out/$obj ]] && objs+=("$obj")
+		[[ -f $worktree/${obj%.o}.c ]] || continue
+		[[ -f $out/$obj || ! -f $out/vmlinux ]] && objs+=("$obj")
 	done
 	[[ ${#objs[@]} -gt 0 ]] || return 0
 	KERNEL_SRC=$worktree KERNEL_OUT=$out BUILD_LOG=$LOG_DIR/bisect/objects.log \
