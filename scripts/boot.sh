@@ -9,15 +9,17 @@ set -euo pipefail
 
 flavor=${1:?usage: boot.sh FLAVOR}
 out=${KERNEL_OUT:-$BUILD_DIR/kernel-$flavor}
-kernel=$out/arch/x86/boot/bzImage
-initrd=$BUILD_DIR/initramfs-$flavor.cpio
-log=$LOG_DIR/$flavor.log
-qemu=${QEMU:-qemu-system-x86_64}
+arch=$(flavor_arch "$flavor")
+use_arch "$arch"
+kernel=$out/$KERNEL_IMAGE
+initrd=${INITRAMFS:-$BUILD_DIR/initramfs-$flavor.cpio}
+log=${BOOT_LOG:-$LOG_DIR/$flavor.log}
+qemu=${QEMU:-$QEMU_SYSTEM}
 timeout=${BOOT_TIMEOUT:-300}
 
 [[ -f $kernel ]] || die "$kernel is missing; run 'make kernel FLAVOR=$flavor' first"
 [[ -f $initrd ]] || die "$initrd is missing; run 'make initramfs FLAVOR=$flavor' first"
-command -v "$qemu" >/dev/null || die "$qemu not found; install it with: apt-get install qemu-system-x86"
+command -v "$qemu" >/dev/null || die "$qemu not found; install it with: apt-get install $QEMU_PACKAGE"
 mkdir -p "$LOG_DIR"
 
 cpus=4
@@ -43,15 +45,16 @@ kvm_works() {
 	echo "$boot_id $answer" >"$probe"
 	[[ $answer == yes ]]
 }
+# KVM runs guests of the host's own architecture only.
 accel=tcg
-[[ -z ${QEMU:-} ]] && kvm_works && accel=kvm
+[[ -z ${QEMU:-} && $arch == "$(uname -m)" ]] && kvm_works && accel=kvm
 
-progress "boot: $flavor, $cpus CPUs, $accel"
+progress "boot: $flavor, $arch, $cpus CPUs, $accel"
 rc=0
-timeout --kill-after=5 "$timeout" "$qemu" -accel "$accel" -m 1G -smp "$cpus" \
+timeout --kill-after=5 "$timeout" "$qemu" "${QEMU_MACHINE[@]}" -accel "$accel" -m 1G -smp "$cpus" \
 	-nodefaults -display none -monitor none -serial stdio -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 ${BOOT_APPEND:-}" \
+	-append "console=$GUEST_CONSOLE panic=-1 ${BOOT_APPEND:-}" \
 	</dev/null >"$log" 2>&1 || rc=$?
 
 if [[ $rc -eq 124 || $rc -eq 137 ]]; then

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build x86-64 flavor FLAVOR into build/kernel-<flavor> (an O= directory that
+# Build flavor FLAVOR for its architecture into build/kernel-<flavor> (an O= directory that
 # external modules can build against). Extra make arguments (W=1, C=1, a
 # single object) may follow the flavor. Output goes to build/logs.
 # Usage: build-kernel.sh FLAVOR [make args...]
@@ -15,13 +15,16 @@ log=${BUILD_LOG:-$LOG_DIR/build-$flavor.log}
 mkdir -p "$LOG_DIR" "$CCACHE_DIR"
 
 "$REPO_DIR/scripts/config-kernel.sh" "$flavor" "$src" "$out"
+arch=$(flavor_arch "$flavor")
+use_arch "$arch"
 
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
+cc=${CROSS_COMPILE}gcc
+command -v "$cc" >/dev/null || die "$cc not found; run 'make deps' to install the cross compiler"
+command -v ccache >/dev/null && cc="ccache $cc"
 # Fixed build identity: identical sources give identical objects (and ccache hits).
 export KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000"
 export KBUILD_BUILD_USER=percpu KBUILD_BUILD_HOST=series
-if ! make -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$(nproc)" "$@" >"$log" 2>&1; then
+if ! make -C "$src" O="$out" ARCH="$KERNEL_ARCH" CC="$cc" -j"$(nproc)" "$@" >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -20 >&2 || true
 	die "build of flavor $flavor failed; see $log"
 fi

@@ -16,9 +16,11 @@ flavor_file=$configs/flavors/$flavor
 [[ -f $flavor_file ]] || die "no flavor '$flavor'; choose one of: $(find "$configs/flavors" -type f -printf '%f ')"
 [[ -f $src/Makefile ]] || die "$src is not a kernel tree; run 'make base' first"
 
+arch=$(flavor_arch "$flavor")
+use_arch "$arch"
 fragments=()
 while read -r name; do
-	[[ -z $name || $name == \#* ]] && continue
+	[[ -z $name || $name == \#* || $name == arch=* ]] && continue
 	[[ -f $configs/$name ]] || die "flavor $flavor names configs/$name, which does not exist"
 	fragments+=("$configs/$name")
 done <"$flavor_file"
@@ -26,9 +28,9 @@ done <"$flavor_file"
 mkdir -p "$out" "$LOG_DIR"
 # Kconfig's notes about overrides are expected here; keep them in a log.
 log=$LOG_DIR/config-$flavor.log
-if ! { make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig &&
-	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${fragments[@]}") &&
-	make -s -C "$src" O="$out" ARCH=x86_64 olddefconfig; } >"$log" 2>&1; then
+if ! { make -s -C "$src" O="$out" ARCH="$KERNEL_ARCH" tinyconfig &&
+	(cd "$src" && ARCH=$KERNEL_ARCH scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${fragments[@]}") &&
+	make -s -C "$src" O="$out" ARCH="$KERNEL_ARCH" olddefconfig; } >"$log" 2>&1; then
 	die "configuring flavor $flavor failed; see $log"
 fi
 

@@ -9,13 +9,39 @@ packages=(
 	linux-source-6.1 xz-utils git make gcc bc flex bison libelf-dev libssl-dev
 	cpio kmod file ccache qemu-system-x86 busybox-static python3 perl jq
 	bats shellcheck sparse rsync python3-ply python3-git
+	gcc-aarch64-linux-gnu qemu-system-arm
 )
 missing=()
 for pkg in "${packages[@]}"; do
 	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
 	[[ $status == "install ok installed" ]] || missing+=("$pkg")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
+# under build/ rather than installed, as it would replace the host's.
+fetch_arm64_busybox() {
+	local dest=$BUILD_DIR/busybox-arm64 tmp deb
+	[[ -x $dest/bin/busybox ]] && return
+	[[ -z ${NO_INSTALL:-} ]] || die "the arm64 busybox is missing; run 'make deps' to fetch it"
+	progress "deps: fetching busybox-static for arm64"
+	local arches=(-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
+	tmp=$(mktemp -d)
+	# apt only lists arm64 packages after an update that asks for them.
+	(cd "$tmp" && { apt-get "${arches[@]}" download busybox-static:arm64 >/dev/null 2>&1 ||
+		{ apt-get "${arches[@]}" update -qq >/dev/null 2>&1 &&
+			apt-get "${arches[@]}" download busybox-static:arm64 >/dev/null 2>&1; }; }) ||
+		die "downloading busybox-static:arm64 failed; run 'apt-get download busybox-static:arm64' by hand to see why"
+	deb=$(find "$tmp" -name 'busybox-static_*_arm64.deb' | head -n1)
+	rm -rf "$dest"
+	dpkg-deb -x "$deb" "$dest"
+	rm -rf "$tmp"
+	[[ -x $dest/bin/busybox ]] || die "busybox-static:arm64 has no bin/busybox; check the package"
+}
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+	fetch_arm64_busybox
+	exit 0
+fi
 
 [[ -z ${NO_INSTALL:-} ]] || die "missing packages: ${missing[*]}; install them with: apt-get install ${missing[*]}"
 [[ $(id -u) -eq 0 ]] || die "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
@@ -26,3 +52,5 @@ if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
 		die "apt-get install ${missing[*]} failed; run it by hand to see why"
 fi
+fetch_arm64_busybox
+

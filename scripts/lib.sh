@@ -17,6 +17,9 @@ SERIES_BRANCH=${SERIES_BRANCH:-percpu-series}
 # tree's spdxcheck.py); a user-level python earlier in PATH may not.
 export PATH=/usr/bin:/bin:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Paths below the repository enter ccache's keys relative to the build
+# directory, so a clone at another path (CI's) hits the same cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO_DIR}
 
 die() {
 	echo "error: $*" >&2
@@ -49,6 +52,40 @@ tree_version() {
 	p=$(sed -n 's/^PATCHLEVEL = //p' "$mk")
 	s=$(sed -n 's/^SUBLEVEL = //p' "$mk")
 	echo "$v.$p.$s"
+}
+
+# A flavor builds for x86_64 unless its file has a line "arch=<name>".
+flavor_arch() {
+	local file=${CONFIGS_DIR:-$REPO_DIR/configs}/flavors/$1 arch
+	[[ -f $file ]] || die "no flavor '$1'; add configs/flavors/$1"
+	arch=$(sed -n 's/^arch=//p' "$file")
+	echo "${arch:-x86_64}"
+}
+
+# use_arch ARCH: set what building and booting for ARCH needs: make's ARCH
+# and CROSS_COMPILE, the image QEMU boots, QEMU itself, its machine options,
+# the serial console and the static busybox for the guest.
+# shellcheck disable=SC2034 # read by the scripts that source this file
+use_arch() {
+	case $1 in
+	x86_64)
+		KERNEL_ARCH=x86_64 CROSS_COMPILE='' KERNEL_IMAGE=arch/x86/boot/bzImage
+		QEMU_SYSTEM=qemu-system-x86_64 QEMU_PACKAGE=qemu-system-x86
+		QEMU_MACHINE=() GUEST_CONSOLE=ttyS0
+		GUEST_BUSYBOX=${BUSYBOX:-/bin/busybox}
+		;;
+	arm64)
+		KERNEL_ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KERNEL_IMAGE=arch/arm64/boot/Image
+		QEMU_SYSTEM=qemu-system-aarch64 QEMU_PACKAGE=qemu-system-arm
+		QEMU_MACHINE=(-machine virt -cpu cortex-a57) GUEST_CONSOLE=ttyAMA0
+		# deps.sh unpacks Debian's busybox-static:arm64 here.
+		GUEST_BUSYBOX=$BUILD_DIR/busybox-arm64/bin/busybox
+		;;
+	*)
+		die "architecture '$1' is not supported; use x86_64 or arm64 in the flavor's arch= line"
+		;;
+	esac
+	export CROSS_COMPILE
 }
 
 require_clean_tree() {
