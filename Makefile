@@ -4,12 +4,14 @@ FLAVOR ?= preempt
 export FLAVOR
 export PIPELINE_START := $(shell date +%s)
 
-.PHONY: run test deps base apply export kernel initramfs boot check clean
+.PHONY: run test bench deps base apply export kernel initramfs boot check clean
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
 test:		# every check: scripts, queue, patches, bisect builds, all flavors
 	@scripts/test.sh
+bench:		# netdevsim statistics load: base vs series, packets/s and lost updates
+	@scripts/bench.sh
 deps:
 	@scripts/deps.sh
 base:

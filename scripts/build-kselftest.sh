@@ -1,7 +1,9 @@
 #!/bin/bash
 # Install the kselftests of tests/kselftest-targets from the tree into
-# build/kselftest-<flavor>, which make-initramfs.sh packs for the guest.
-# A test whose kernel options the flavor lacks skips itself in the guest.
+# build/kselftest-<flavor>, which make-initramfs.sh packs for the guest, and
+# write there the run_kselftest.sh arguments that pick the listed tests
+# (kselftest-args). A test whose kernel options the flavor lacks skips
+# itself in the guest.
 # Usage: build-kselftest.sh FLAVOR
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -11,16 +13,28 @@ flavor=${1:?usage: build-kselftest.sh FLAVOR}
 src=${KERNEL_SRC:-$SRC_DIR}
 install_dir=$BUILD_DIR/kselftest-$flavor
 log=$LOG_DIR/kselftest-$flavor.log
-targets=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO_DIR/tests/kselftest-targets" | tr '\n' ' ')
+entries=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$REPO_DIR/tests/kselftest-targets")
+targets=$(cut -d: -f1 <<<"$entries" | sort -u | tr '\n' ' ')
 mkdir -p "$LOG_DIR"
 
 for target in $targets; do
 	[[ -d $src/tools/testing/selftests/$target ]] ||
 		die "kselftest target '$target' is not in $src; apply the series or fix tests/kselftest-targets"
 done
+arch=$(flavor_arch "$flavor")
+use_arch "$arch"
 rm -rf "$install_dir"
-if ! make -C "$src/tools/testing/selftests" ARCH=x86_64 TARGETS="$targets" \
+if ! make -C "$src/tools/testing/selftests" ARCH="$KERNEL_ARCH" TARGETS="$targets" \
 	KSFT_INSTALL_PATH="$install_dir" install >"$log" 2>&1; then
 	tail -20 "$log" >&2
 	die "kselftest install for flavor $flavor failed; see $log"
 fi
+while read -r entry; do
+	if [[ $entry == *:* ]]; then
+		[[ -f $install_dir/${entry%%:*}/${entry#*:} ]] ||
+			die "kselftest ${entry#*:} is not installed by target ${entry%%:*}; fix tests/kselftest-targets"
+		echo "-t $entry"
+	else
+		echo "-c $entry"
+	fi
+done <<<"$entries" | tr '\n' ' ' >"$install_dir/kselftest-args"

@@ -10,13 +10,16 @@ set -euo pipefail
 flavor=${1:?usage: make-initramfs.sh FLAVOR}
 src=${KERNEL_SRC:-$SRC_DIR}
 out=${KERNEL_OUT:-$BUILD_DIR/kernel-$flavor}
-stage=$BUILD_DIR/initramfs-$flavor
-cpio=$BUILD_DIR/initramfs-$flavor.cpio
-busybox=${BUSYBOX:-/bin/busybox}
+cpio=${INITRAMFS:-$BUILD_DIR/initramfs-$flavor.cpio}
+stage=${cpio%.cpio}
+arch=$(flavor_arch "$flavor")
+use_arch "$arch"
+busybox=$GUEST_BUSYBOX
 
 [[ -x $out/usr/gen_init_cpio ]] || die "$out/usr/gen_init_cpio is missing; run 'make kernel FLAVOR=$flavor' first"
+[[ -f $busybox ]] || die "$busybox is missing; run 'make deps' to get the $arch busybox"
 file -L "$busybox" | grep -q 'statically linked' ||
-	die "$busybox is not a static busybox; install it with: apt-get install busybox-static"
+	die "$busybox is not a static busybox; run 'make deps' (Debian's busybox-static)"
 
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp}
@@ -25,7 +28,7 @@ cp "$REPO_DIR/scripts/guest-init.sh" "$stage/init"
 chmod 755 "$stage/init"
 
 if grep -q '^CONFIG_MODULES=y' "$out/.config" && [[ -s $out/modules.order ]]; then
-	make -s -C "$src" O="$out" ARCH=x86_64 INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 \
+	make -s -C "$src" O="$out" ARCH="$KERNEL_ARCH" INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 \
 		modules_install >/dev/null
 	# The modules of tests/test-modules this flavor built, for the guest to load.
 	mkdir -p "$stage/etc"

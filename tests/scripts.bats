@@ -155,7 +155,9 @@ for i in $(seq 1 60); do echo "console line $i"; done
 sleep 600
 QEMU
 	chmod +x "$SCRATCH/qemu"
-	mkdir -p "$BUILD_DIR/kernel-hang/arch/x86/boot"
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kernel-hang/arch/x86/boot"
+	echo base.config >"$CONFIGS_DIR/flavors/hang"
 	touch "$BUILD_DIR/kernel-hang/arch/x86/boot/bzImage" "$BUILD_DIR/initramfs-hang.cpio"
 	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-hang/.config"
 }
@@ -168,6 +170,32 @@ QEMU
 	[[ $output == *"console line 21"* ]]
 	[[ $output != *"console line 20"$'\n'* ]]
 	[ -f "$LOG_DIR/hang.log" ]
+}
+
+@test "boot: an arm64 flavor boots its Image on the virt machine's PL011 console" {
+	# A QEMU stand-in that records how it was started.
+	printf '#!/bin/bash\necho "$*" >"%s/qemu.args"\n' "$SCRATCH" >"$SCRATCH/qemu"
+	chmod +x "$SCRATCH/qemu"
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kernel-a64/arch/arm64/boot"
+	printf 'arch=arm64\nbase.config\n' >"$CONFIGS_DIR/flavors/a64"
+	touch "$BUILD_DIR/kernel-a64/arch/arm64/boot/Image" "$BUILD_DIR/initramfs-a64.cpio"
+	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-a64/.config"
+	QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" a64
+	args=$(cat "$SCRATCH/qemu.args")
+	[[ $args == "-machine virt -cpu cortex-a57 -accel tcg -m 1G -smp 4 "* ]]
+	[[ $args == *"-kernel $BUILD_DIR/kernel-a64/arch/arm64/boot/Image "* ]]
+	[[ $args == *"console=ttyAMA0 "* ]]
+}
+
+@test "arch: a flavor builds for x86_64 unless it names another arch, which must be known" {
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors"
+	echo base.config >"$CONFIGS_DIR/flavors/plain"
+	printf 'arch=sparc\nbase.config\n' >"$CONFIGS_DIR/flavors/odd"
+	[ "$(bash -c '. "$1"; flavor_arch plain' _ "$SCRIPTS/lib.sh")" = x86_64 ]
+	run bash -c '. "$1"; use_arch "$(flavor_arch odd)"' _ "$SCRIPTS/lib.sh"
+	assert_one_error "architecture 'sparc' is not supported"
 }
 
 # check-log needs the real tree's kunit.py.
@@ -279,7 +307,7 @@ use_real_tree() {
 @test "kselftest: a target the tree does not have is named" {
 	make_git_tree "$SRC_DIR"
 	run "$SCRIPTS/build-kselftest.sh" preempt
-	assert_one_error "kselftest target 'percpu' is not in $SRC_DIR"
+	assert_one_error "kselftest target 'drivers/net/netdevsim' is not in $SRC_DIR"
 }
 
 @test "check-log: a kselftest that fails fails the boot" {
@@ -287,4 +315,29 @@ use_real_tree() {
 	sed -i '/percpu-guest: done/i not ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
 	run "$SCRIPTS/check-log.sh" fake
 	assert_one_error "1 kselftest(s) failed"
+}
+
+# A selftests tree whose install puts percpu/t.sh and
+# drivers/net/netdevsim/percpu-stats.sh in place.
+fake_selftests() {
+	local dir=$SRC_DIR/tools/testing/selftests
+	mkdir -p "$dir/percpu" "$dir/drivers/net/netdevsim"
+	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu $(KSFT_INSTALL_PATH)/drivers/net/netdevsim\n\ttouch $(KSFT_INSTALL_PATH)/percpu/t.sh $(KSFT_INSTALL_PATH)/drivers/net/netdevsim/percpu-stats.sh\n' >"$dir/Makefile"
+}
+
+@test "kselftest: whole targets and single tests become run_kselftest.sh arguments" {
+	make_git_tree "$SRC_DIR"
+	fake_selftests
+	"$SCRIPTS/build-kselftest.sh" preempt
+	[ "$(cat "$BUILD_DIR/kselftest-preempt/kselftest-args")" = "-c percpu -t drivers/net/netdevsim:percpu-stats.sh " ]
+}
+
+@test "kselftest: a single test its target does not install is named" {
+	make_git_tree "$SRC_DIR"
+	fake_selftests
+	rm "$SRC_DIR/tools/testing/selftests/Makefile"
+	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu $(KSFT_INSTALL_PATH)/drivers/net/netdevsim\n' \
+		>"$SRC_DIR/tools/testing/selftests/Makefile"
+	run "$SCRIPTS/build-kselftest.sh" preempt
+	assert_one_error "kselftest percpu-stats.sh is not installed by target drivers/net/netdevsim"
 }
