@@ -341,3 +341,14 @@ fake_selftests() {
 	run "$SCRIPTS/build-kselftest.sh" preempt
 	assert_one_error "kselftest percpu-stats.sh is not installed by target drivers/net/netdevsim"
 }
+
+@test "bench: a round count that is not a positive number is one error" {
+	BENCH_ROUNDS=0 run "$SCRIPTS/bench.sh"
+	assert_one_error "BENCH_ROUNDS=0 is not a positive number"
+}
+
+@test "bench: a tree without the series' netdevsim test is one error saying what to run" {
+	make_git_tree "$SRC_DIR"
+	run "$SCRIPTS/bench.sh"
+	assert_one_error "run 'make apply' first"
+}
