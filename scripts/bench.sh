@@ -18,7 +18,8 @@ worktree=$BUILD_DIR/bench-src
 configs=$BUILD_DIR/bench-configs
 report=$LOG_DIR/bench.report
 scripts=$REPO_DIR/scripts
-test_script=tools/testing/selftests/drivers/net/netdevsim/percpu-stats.sh
+test=drivers/net/netdevsim:percpu-stats.sh
+test_script=tools/testing/selftests/${test/://}
 
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is not a positive number; set e.g. BENCH_ROUNDS=5"
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
@@ -35,8 +36,10 @@ cp "$REPO_DIR"/configs/*.config "$configs/"
 printf '%s\n' base.config smp.config preempt.config net.config >"$configs/flavors/bench"
 export CONFIGS_DIR=$configs
 
-# The guest's user space, the test included, comes from the series' tree.
+# The guest's user space, the test included, comes from the series' tree;
+# it runs that one test only.
 "$scripts/build-kselftest.sh" bench
+echo "-t $test" >"$BUILD_DIR/kselftest-bench/kselftest-args"
 
 # median: the middle of the numbers on stdin (the lower one of two).
 median() {
@@ -44,7 +47,7 @@ median() {
 }
 
 declare -A pps lost
-rm -f "$report.rounds"
+per_round=""
 for kernel in base series; do
 	src=$SRC_DIR
 	[[ $kernel == base ]] && src=$worktree
@@ -55,7 +58,7 @@ for kernel in base series; do
 	KERNEL_SRC=$src KERNEL_OUT=$out BUILD_LOG=$LOG_DIR/build-bench-$kernel.log \
 		"$scripts/build-kernel.sh" bench
 	KERNEL_SRC=$src KERNEL_OUT=$out INITRAMFS=$initramfs "$scripts/make-initramfs.sh" bench
-	KERNEL_OUT=$out INITRAMFS=$initramfs BOOT_LOG=$log BOOT_APPEND="percpu_bench=$rounds" \
+	KERNEL_OUT=$out INITRAMFS=$initramfs BOOT_LOG=$log BOOT_APPEND="ROUNDS=$rounds" \
 		"$scripts/boot.sh" bench
 	results=$(grep -oE 'round [0-9]+: sent [0-9]+ counted [0-9]+ lost -?[0-9]+ pps [0-9]+' "$log" || true)
 	if ! grep -q '^percpu-guest: done' "$log" || [[ $(grep -c . <<<"$results") -ne $rounds ]]; then
@@ -63,7 +66,7 @@ for kernel in base series; do
 	fi
 	pps[$kernel]=$(awk '{ print $10 }' <<<"$results" | median)
 	lost[$kernel]=$(awk '{ print $8 }' <<<"$results" | median)
-	echo "$kernel: $(awk '{ print "sent " $4 " lost " $8 " pps " $10 }' <<<"$results" | paste -sd';' | sed 's/;/; /g')" >>"$report.rounds"
+	per_round+="$kernel: $(awk '{ print "sent " $4 " lost " $8 " pps " $10 }' <<<"$results" | paste -sd';' | sed 's/;/; /g')"$'\n'
 done
 
 {
@@ -74,7 +77,6 @@ done
 	done
 	echo "series/base packets/s: $(awk -v s="${pps[series]}" -v b="${pps[base]}" 'BEGIN { printf "%.3f", b ? s / b : 0 }')"
 	echo "per round:"
-	cat "$report.rounds"
+	printf '%s' "$per_round"
 } >"$report"
-rm -f "$report.rounds"
 cat "$report"

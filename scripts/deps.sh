@@ -38,19 +38,15 @@ fetch_arm64_busybox() {
 	[[ -x $dest/bin/busybox ]] || die "busybox-static:arm64 has no bin/busybox; check the package"
 }
 
-if [[ ${#missing[@]} -eq 0 ]]; then
-	fetch_arm64_busybox
-	exit 0
-fi
-
-[[ -z ${NO_INSTALL:-} ]] || die "missing packages: ${missing[*]}; install them with: apt-get install ${missing[*]}"
-[[ $(id -u) -eq 0 ]] || die "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
-progress "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
-	apt-get update -qq >/dev/null 2>&1 || true
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-		die "apt-get install ${missing[*]} failed; run it by hand to see why"
+if [[ ${#missing[@]} -gt 0 ]]; then
+	[[ -z ${NO_INSTALL:-} ]] || die "missing packages: ${missing[*]}; install them with: apt-get install ${missing[*]}"
+	[[ $(id -u) -eq 0 ]] || die "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
+	progress "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+		apt-get update -qq >/dev/null 2>&1 || true
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+			die "apt-get install ${missing[*]} failed; run it by hand to see why"
+	fi
 fi
 fetch_arm64_busybox
-

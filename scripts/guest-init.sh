@@ -37,13 +37,8 @@ rm -f /usr/bin/timeout
 printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/busybox timeout "$@"\n' >/usr/bin/timeout
 chmod 755 /usr/bin/timeout
 
-# "percpu_bench=N" on the kernel command line (the kernel hands it to init
-# as a variable) runs only the netdevsim statistics test, N rounds, for
-# scripts/bench.sh. Otherwise every test build-kselftest.sh picked runs.
-if [ -n "${percpu_bench:-}" ]; then
-	export ROUNDS="$percpu_bench"
-	echo "-t drivers/net/netdevsim:percpu-stats.sh" >/kselftest/kselftest-args
-fi
+# The tests build-kselftest.sh picked. NAME=VALUE words on the kernel
+# command line reach them as variables (the kernel gives them to init).
 if [ -x /kselftest/run_kselftest.sh ]; then
 	# shellcheck disable=SC2046 # one word per argument
 	cd /kselftest && ./run_kselftest.sh $(cat kselftest-args)
