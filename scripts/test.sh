@@ -61,6 +61,8 @@ for flavor_file in "$REPO_DIR"/configs/flavors/*; do
 	check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
 	count_inner "$test_logs/flavor-$flavor.log"
 done
+# Needs the preempt flavor's kernel, which exports the test's variables.
+check export-license-percpu "$scripts/check-export-license.sh" preempt
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]

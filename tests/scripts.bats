@@ -352,3 +352,15 @@ fake_selftests() {
 	run "$SCRIPTS/bench.sh"
 	assert_one_error "run 'make apply' first"
 }
+
+@test "export-license: a flavor with no kernel built is one error saying what to run" {
+	run "$SCRIPTS/check-export-license.sh" preempt
+	assert_one_error "run 'make kernel FLAVOR=preempt' first"
+}
+
+@test "export-license: a kernel without the exporting test module is one error naming the option" {
+	mkdir -p "$BUILD_DIR/kernel-preempt"
+	printf '0x00000000\tpercpu_counter_sum\tvmlinux\tEXPORT_SYMBOL\t\n' >"$BUILD_DIR/kernel-preempt/Module.symvers"
+	run "$SCRIPTS/check-export-license.sh" preempt
+	assert_one_error "CONFIG_PERCPU_ACCESSOR_TEST=m"
+}
