@@ -1,22 +1,20 @@
 #!/bin/bash
-# Unpack Debian's linux-source-6.1 into build/linux and record it as a commit
-# tagged `base`. Author, committer and dates are fixed, so the same tarball
+# Unpack Debian's linux-source-7.3 into build/linux and record it as a commit
+# tagged `base`. The tarball is /usr/src/linux-source-7.3.tar.xz when the
+# package is installed, else fetch-base.sh downloads it (BASE_TARBALL=path
+# names another). Author, committer and dates are fixed, so the same tarball
 # gives the same base hash on every machine; patches record it as base-commit.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-BASE_PACKAGE=linux-source-6.1
-BASE_TARBALL=${BASE_TARBALL:-/usr/src/$BASE_PACKAGE.tar.xz}
-
-if [[ ! -f $BASE_TARBALL ]]; then
-	if [[ -n ${NO_INSTALL:-} || $BASE_TARBALL != /usr/src/* ]]; then
-		die "base tarball $BASE_TARBALL not found; install it with: apt-get install $BASE_PACKAGE"
-	fi
-	progress "base: installing $BASE_PACKAGE"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$BASE_PACKAGE" >/dev/null ||
-		die "apt-get install $BASE_PACKAGE failed; run it by hand to see why"
-	[[ -f $BASE_TARBALL ]] || die "$BASE_PACKAGE installed but $BASE_TARBALL is missing"
+if [[ -n ${BASE_TARBALL:-} ]]; then
+	[[ -f $BASE_TARBALL ]] || die "BASE_TARBALL=$BASE_TARBALL does not exist; name a $BASE_PACKAGE tarball"
+elif [[ -f /usr/src/$BASE_PACKAGE.tar.xz ]]; then
+	BASE_TARBALL=/usr/src/$BASE_PACKAGE.tar.xz
+else
+	[[ -z ${NO_INSTALL:-} ]] || die "no $BASE_PACKAGE tarball; run 'make base' without NO_INSTALL to download it"
+	BASE_TARBALL=$("$REPO_DIR/scripts/fetch-base.sh")
 fi
 
 # The stamp ties the unpacked tree to the tarball it came from.
@@ -42,11 +40,11 @@ rm -rf "$unpack"
 mkdir -p "$unpack"
 trap 'rm -rf "$unpack"' EXIT
 tar -xf "$BASE_TARBALL" -C "$unpack" --strip-components=1 ||
-	die "could not unpack $BASE_TARBALL; reinstall it with: apt-get install --reinstall $BASE_PACKAGE"
-[[ -f $unpack/Makefile ]] || die "$BASE_TARBALL holds no kernel tree; reinstall $BASE_PACKAGE"
+	die "could not unpack $BASE_TARBALL; delete it and run make base again"
+[[ -f $unpack/Makefile ]] || die "$BASE_TARBALL holds no kernel tree; delete it and run make base again"
 
 version=$(tree_version "$unpack")
-[[ $version == 6.1.* ]] || die "$BASE_TARBALL holds Linux $version, not 6.1.y; install Debian 12's $BASE_PACKAGE"
+[[ $version == "$BASE_SERIES".* ]] || die "$BASE_TARBALL holds Linux $version, not $BASE_SERIES.y; use Debian's $BASE_PACKAGE"
 [[ $version == "$TESTED_VERSION" ]] ||
 	warn "base is Linux $version; the series was tested on $TESTED_VERSION"
 progress "base: committing Linux $version"

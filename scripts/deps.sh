@@ -1,16 +1,26 @@
 #!/bin/bash
 # Install the Debian packages the pipeline and its checks need, when missing.
+# The x86-64 pipeline's always; with the argument "arm64" also the cross
+# compiler, QEMU for arm64 and the arm64 guest's busybox (make test-full).
 # NO_INSTALL=1 only reports what is missing.
+# Usage: deps.sh [arm64]
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+with_arm64=
+case ${1:-} in
+"") ;;
+arm64) with_arm64=1 ;;
+*) die "unknown argument '$1'; usage: deps.sh [arm64]" ;;
+esac
+
 packages=(
-	linux-source-6.1 xz-utils git make gcc bc flex bison libelf-dev libssl-dev
+	xz-utils git make gcc bc flex bison libelf-dev libssl-dev
 	cpio kmod file ccache qemu-system-x86 busybox-static python3 perl jq
 	bats shellcheck sparse rsync python3-ply python3-git
-	gcc-aarch64-linux-gnu qemu-system-arm
 )
+[[ -z $with_arm64 ]] || packages+=(gcc-aarch64-linux-gnu qemu-system-arm)
 missing=()
 for pkg in "${packages[@]}"; do
 	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
@@ -33,6 +43,8 @@ fetch_arm64_busybox() {
 		die "downloading busybox-static:arm64 failed; run 'apt-get download busybox-static:arm64' by hand to see why"
 	deb=$(find "$tmp" -name 'busybox-static_*_arm64.deb' | head -n1)
 	rm -rf "$dest"
+	# A fresh clone has no build/ yet, and dpkg-deb makes only the last level.
+	mkdir -p "$BUILD_DIR"
 	dpkg-deb -x "$deb" "$dest"
 	rm -rf "$tmp"
 	[[ -x $dest/bin/busybox ]] || die "busybox-static:arm64 has no bin/busybox; check the package"
@@ -49,4 +61,4 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 			die "apt-get install ${missing[*]} failed; run it by hand to see why"
 	fi
 fi
-fetch_arm64_busybox
+[[ -z $with_arm64 ]] || fetch_arm64_busybox

@@ -10,8 +10,11 @@ BUILD_DIR=${BUILD_DIR:-$REPO_DIR/build}
 QUEUE_DIR=${QUEUE_DIR:-$REPO_DIR}
 SRC_DIR=${SRC_DIR:-$BUILD_DIR/linux}
 LOG_DIR=${LOG_DIR:-$BUILD_DIR/logs}
-# The release the series was last tested on; other 6.1.y only warn.
-export TESTED_VERSION=6.1.192
+# The base: Debian's linux-source-7.3, from the trixie-backports suite of
+# the machine's Debian mirror. The release the series was last tested on;
+# other 7.3.y only warn.
+export BASE_PACKAGE=linux-source-7.3 BASE_SUITE=trixie-backports BASE_SERIES=7.3
+export TESTED_VERSION=7.3.4
 SERIES_BRANCH=${SERIES_BRANCH:-percpu-series}
 # Debian's python3 carries the modules deps.sh installs (ply, git for the
 # tree's spdxcheck.py); a user-level python earlier in PATH may not.
@@ -54,11 +57,27 @@ tree_version() {
 	echo "$v.$p.$s"
 }
 
-# A flavor builds for x86_64 unless its file has a line "arch=<name>".
-flavor_arch() {
-	local file=${CONFIGS_DIR:-$REPO_DIR/configs}/flavors/$1 arch
+# flavor_field FLAVOR NAME: the value of the flavor file's "NAME=" line.
+# A flavor file lists config fragments, one a line, and may have the lines
+# arch=<name> (default x86_64), kernel=<flavor> (boot that flavor's kernel
+# instead of building one) and cmdline=<words> (added to the kernel's).
+flavor_field() {
+	local file=${CONFIGS_DIR:-$REPO_DIR/configs}/flavors/$1
 	[[ -f $file ]] || die "no flavor '$1'; add configs/flavors/$1"
-	arch=$(sed -n 's/^arch=//p' "$file")
+	sed -n "s/^$2=//p" "$file"
+}
+
+# The flavor whose kernel FLAVOR boots: its own, or the one its kernel= names.
+flavor_kernel() {
+	local kernel
+	kernel=$(flavor_field "$1" kernel)
+	echo "${kernel:-$1}"
+}
+
+# A flavor builds for x86_64 unless its kernel's file has a line "arch=<name>".
+flavor_arch() {
+	local arch
+	arch=$(flavor_field "$(flavor_kernel "$1")" arch)
 	echo "${arch:-x86_64}"
 }
 

@@ -20,20 +20,20 @@ teardown() {
 
 # make_tarball FILE VERSION: a linux-source-like tarball of that version.
 make_tarball() {
-	local file=$1 version=$2 dir=$SCRATCH/tarball/linux-source-6.1
+	local file=$1 version=$2 dir=$SCRATCH/tarball/linux-source-7.3
 	mkdir -p "$dir/mm"
 	IFS=. read -r v p s <<<"$version"
 	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\n' "$v" "$p" "$s" >"$dir/Makefile"
 	printf '*\n' >"$dir/.gitignore"
 	printf 'int percpu;\n' >"$dir/mm/percpu.c"
-	tar -cJf "$file" -C "$SCRATCH/tarball" linux-source-6.1
+	tar -cJf "$file" -C "$SCRATCH/tarball" linux-source-7.3
 }
 
 # make_git_tree DIR: a committed kernel-like tree with tag base.
 make_git_tree() {
 	local dir=$1
 	mkdir -p "$dir/mm"
-	printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' >"$dir/Makefile"
+	printf 'VERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 4\n' >"$dir/Makefile"
 	printf 'int percpu;\n' >"$dir/mm/percpu.c"
 	git -C "$dir" init -q -b main
 	git -C "$dir" add -A
