@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:?usage: boot.sh FLAVOR}
-out=${KERNEL_OUT:-$BUILD_DIR/kernel-$flavor}
+out=${KERNEL_OUT:-$BUILD_DIR/kernel-$(flavor_kernel "$flavor")}
 arch=$(flavor_arch "$flavor")
 use_arch "$arch"
 kernel=$out/$KERNEL_IMAGE
@@ -22,8 +22,11 @@ timeout=${BOOT_TIMEOUT:-300}
 command -v "$qemu" >/dev/null || die "$qemu not found; install it with: apt-get install $QEMU_PACKAGE"
 mkdir -p "$LOG_DIR"
 
-cpus=4
+# Two vCPUs: as many as this machine has cores, so TCG's threads do not
+# queue for them; enough for migration, hotplug and cross-CPU counting.
+cpus=2
 grep -q '^CONFIG_SMP=y' "$out/.config" || cpus=1
+cmdline=$(flavor_field "$flavor" cmdline)
 
 # KVM only when a real guest gets to print under it: on some hosts /dev/kvm
 # exists but guests never run. The answer is kept for this host boot.
@@ -49,12 +52,12 @@ kvm_works() {
 accel=tcg
 [[ -z ${QEMU:-} && $arch == "$(uname -m)" ]] && kvm_works && accel=kvm
 
-progress "boot: $flavor, $arch, $cpus CPUs, $accel"
+progress "boot: $flavor, $arch, $cpus CPUs, $accel${cmdline:+, $cmdline}"
 rc=0
 timeout --kill-after=5 "$timeout" "$qemu" "${QEMU_MACHINE[@]}" -accel "$accel" -m 1G -smp "$cpus" \
 	-nodefaults -display none -monitor none -serial stdio -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=$GUEST_CONSOLE panic=-1 ${BOOT_APPEND:-}" \
+	-append "console=$GUEST_CONSOLE panic=-1 $cmdline ${BOOT_APPEND:-}" \
 	</dev/null >"$log" 2>&1 || rc=$?
 
 if [[ $rc -eq 124 || $rc -eq 137 ]]; then

@@ -9,6 +9,8 @@ set -euo pipefail
 
 flavor=${1:?usage: build-kernel.sh FLAVOR [make args...]}
 shift
+# A flavor with a kernel= line boots another flavor's kernel: build that one.
+flavor=$(flavor_kernel "$flavor")
 src=${KERNEL_SRC:-$SRC_DIR}
 out=${KERNEL_OUT:-$BUILD_DIR/kernel-$flavor}
 log=${BUILD_LOG:-$LOG_DIR/build-$flavor.log}

@@ -11,12 +11,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:-preempt}
-kernel_dir=$BUILD_DIR/kernel-$flavor
+kernel_dir=$BUILD_DIR/kernel-$(flavor_kernel "$flavor")
 work=$BUILD_DIR/export-license
 [[ -f $kernel_dir/Module.symvers ]] ||
 	die "flavor $flavor has no kernel in $kernel_dir; run 'make kernel FLAVOR=$flavor' first"
 grep -q 'percpu_export_test_gpl.*EXPORT_SYMBOL_GPL' "$kernel_dir/Module.symvers" ||
-	die "flavor $flavor does not export percpu_export_test_gpl; it needs CONFIG_PERCPU_ACCESSOR_TEST=m"
+	die "flavor $flavor does not export percpu_export_test_gpl; it needs CONFIG_PERCPU_EXPORT_TEST=m"
 mkdir -p "$LOG_DIR"
 
 # build VARIANT [make args...]: build the module in its own directory.

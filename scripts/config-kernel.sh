@@ -9,6 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavor=${1:?usage: config-kernel.sh FLAVOR [SRC_TREE] [OUT_DIR]}
+flavor=$(flavor_kernel "$flavor")
 src=${2:-$SRC_DIR}
 out=${3:-$BUILD_DIR/kernel-$flavor}
 configs=${CONFIGS_DIR:-$REPO_DIR/configs}
@@ -20,7 +21,7 @@ arch=$(flavor_arch "$flavor")
 use_arch "$arch"
 fragments=()
 while read -r name; do
-	[[ -z $name || $name == \#* || $name == arch=* ]] && continue
+	[[ -z $name || $name == \#* || $name == *=* ]] && continue
 	[[ -f $configs/$name ]] || die "flavor $flavor names configs/$name, which does not exist"
 	fragments+=("$configs/$name")
 done <"$flavor_file"

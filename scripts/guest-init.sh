@@ -18,13 +18,9 @@ ln -s /proc/self/fd/2 /dev/stderr
 echo "percpu-guest: user space up on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 
 # Test modules (suites built as =m) run when loaded; KUnit prints their
-# results on the console like those of built-in suites.
-# In 6.1 a module's suites are printed as subtests without the top-level
-# KTAP header that built-in suites get, so print it here for them.
+# results on the console, each module's as a KTAP document of its own.
 if [ -s /etc/test-modules ]; then
 	echo "percpu-guest: loading test modules: $(tr '\n' ' ' </etc/test-modules)"
-	echo "KTAP version 1"
-	echo "1..$(grep -c . /etc/test-modules)"
 	while read -r module; do
 		insmod "$module" || echo "percpu-guest: loading $module failed"
 	done </etc/test-modules

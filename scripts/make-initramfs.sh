@@ -9,7 +9,7 @@ set -euo pipefail
 
 flavor=${1:?usage: make-initramfs.sh FLAVOR}
 src=${KERNEL_SRC:-$SRC_DIR}
-out=${KERNEL_OUT:-$BUILD_DIR/kernel-$flavor}
+out=${KERNEL_OUT:-$BUILD_DIR/kernel-$(flavor_kernel "$flavor")}
 cpio=${INITRAMFS:-$BUILD_DIR/initramfs-$flavor.cpio}
 stage=${cpio%.cpio}
 arch=$(flavor_arch "$flavor")
