@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every patch of the applied series must compile on its own (bisectability)
 # for FLAVOR (default preempt), and add no W=1, sparse (C=2) or kernel-doc
-# warnings in what it touches.
+# warnings in what it touches. sparse is the one fetch-sparse.sh builds:
+# Debian 12's cannot check 7.3.
 #
 # It walks base..HEAD of the applied tree in a separate worktree
 # (build/bisect-src, built into build/kernel-bisect), so the user's tree is
@@ -24,6 +25,7 @@ passed_dir=$BUILD_DIR/bisect-passed
 header_users=(mm/percpu.o mm/vmstat.o kernel/smp.o kernel/workqueue.o
 	lib/percpu_counter.o arch/x86/kernel/setup_percpu.o init/main.o)
 mkdir -p "$passed_dir" "$LOG_DIR/bisect"
+sparse=$("$REPO_DIR/scripts/fetch-sparse.sh")
 
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 if [[ ! -d $worktree ]]; then
@@ -33,19 +35,28 @@ fi
 
 # Compile the objects given at the worktree's commit with W=1 and sparse;
 # print their warnings without line numbers, so that moved code compares
-# equal. Objects whose source does not exist there are left out; an object
-# the flavor's config does not build fails to compile and fails the check.
-# Returns non-zero when the build fails (the log is $LOG_DIR/bisect/objects.log).
+# equal. Every object is compiled afresh, as warnings are printed only by
+# a compile. Objects whose source does not exist there are left out; an
+# object the flavor's config does not build fails to compile and fails the
+# check. Returns non-zero when the build fails or sparse did not run (the
+# log is $LOG_DIR/bisect/objects.log).
 object_warnings() {
 	local objs=() obj log=$LOG_DIR/bisect/objects.log
 	for obj in "$@"; do
-		[[ -f $worktree/${obj%.o}.c ]] && objs+=("$obj")
+		[[ -f $worktree/${obj%.o}.c ]] || continue
+		objs+=("$obj")
+		rm -f "$out/$obj"
 	done
 	: >"$log"
 	[[ ${#objs[@]} -gt 0 ]] || return 0
-	KERNEL_SRC=$worktree KERNEL_OUT=$out BUILD_LOG=$log \
-		ALLOW_MISSING_OPTIONS=1 "$REPO_DIR/scripts/build-kernel.sh" "$flavor" W=1 C=2 "${objs[@]}" 2>/dev/null ||
+	KERNEL_SRC=$worktree KERNEL_OUT=$out BUILD_LOG=$log ALLOW_MISSING_OPTIONS=1 \
+		"$REPO_DIR/scripts/build-kernel.sh" "$flavor" W=1 C=2 CHECK="$sparse" "${objs[@]}" 2>/dev/null ||
 		return 1
+	# The kernel's Makefile skips sparse with a mere warning when it is too old.
+	if grep -q 'specified, but .* is not available or not up to date' "$log" || ! grep -q ' CHECK ' "$log"; then
+		echo "sparse did not run (see $log)" >&2
+		return 1
+	fi
 	grep -E '(warning|error):' "$log" | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u || true
 }
 

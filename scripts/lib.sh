@@ -107,6 +107,39 @@ use_arch() {
 	export CROSS_COMPILE
 }
 
+# The mirror the machine's own apt sources name for its Debian release, as
+# apt itself reads them. APT_GET is a stand-in in the scripts' tests.
+debian_mirror() {
+	local codename mirror
+	# shellcheck disable=SC1091 # a system file
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[[ -n $codename ]] || die "/etc/os-release names no release; this needs a Debian machine"
+	# shellcheck disable=SC2016 # $(...) are apt's format fields
+	mirror=$("${APT_GET:-apt-get}" indextargets --no-release-info --format '$(RELEASE) $(REPO_URI)' |
+		awk -v release="$codename" '$1 == release { print $2; exit }')
+	[[ -n $mirror ]] || die "the machine's apt sources name no mirror for Debian $codename; add one"
+	echo "$mirror"
+}
+
+# private_apt DIR SOURCES_LINE...: an apt setup of its own under DIR (sources
+# list, lists, cache) naming only the given lines, updated; afterwards
+# "${APT_PRIVATE[@]}" are the apt-get options that use it. The machine's
+# apt setup and installed packages are never touched.
+private_apt() {
+	local dir=$1
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	printf '%s\n' "$@" >"$dir/sources.list"
+	APT_PRIVATE=(
+		-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
+		-o APT::Sandbox::User=root
+	)
+	"${APT_GET:-apt-get}" "${APT_PRIVATE[@]}" -qq update >"$dir/update.log" 2>&1 ||
+		die "apt-get update of '$*' failed (see $dir/update.log); check the network or the mirror"
+}
+
 require_clean_tree() {
 	local tree=$1
 	if [[ -n $(git -C "$tree" status --porcelain --untracked-files=no) ]]; then
