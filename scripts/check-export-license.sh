@@ -38,7 +38,7 @@ echo "ok: a non-GPL module links percpu_export_test_plain (EXPORT_PER_CPU_SYMBOL
 if build gpl PERCPU_EXPORT_GPL=y 2>/dev/null; then
 	die "a non-GPL module linked percpu_export_test_gpl, exported GPL-only"
 fi
-refusal="GPL-incompatible module percpu_export_nongpl.ko uses GPL-only symbol 'percpu_export_test_gpl'"
+refusal="percpu_export_nongpl.ko: GPL-incompatible module uses GPL-only symbol 'percpu_export_test_gpl'"
 grep -qF "$refusal" "$LOG_DIR/export-license-gpl.log" ||
 	die "the GPL-only build failed, but not with: $refusal; see $LOG_DIR/export-license-gpl.log"
 echo "ok: modpost refuses percpu_export_test_gpl: $refusal"
