@@ -27,28 +27,6 @@ for pkg in "${packages[@]}"; do
 	[[ $status == "install ok installed" ]] || missing+=("$pkg")
 done
 
-# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
-# under build/ rather than installed, as it would replace the host's.
-fetch_arm64_busybox() {
-	local dest=$BUILD_DIR/busybox-arm64 tmp deb
-	[[ -x $dest/bin/busybox ]] && return
-	[[ -z ${NO_INSTALL:-} ]] || die "the arm64 busybox is missing; run 'make deps' to fetch it"
-	progress "deps: fetching busybox-static for arm64"
-	local arches=(-o APT::Architectures::=amd64 -o APT::Architectures::=arm64)
-	tmp=$(mktemp -d)
-	# apt only lists arm64 packages after an update that asks for them.
-	(cd "$tmp" && { apt-get "${arches[@]}" download busybox-static:arm64 >/dev/null 2>&1 ||
-		{ apt-get "${arches[@]}" update -qq >/dev/null 2>&1 &&
-			apt-get "${arches[@]}" download busybox-static:arm64 >/dev/null 2>&1; }; }) ||
-		die "downloading busybox-static:arm64 failed; run 'apt-get download busybox-static:arm64' by hand to see why"
-	deb=$(find "$tmp" -name 'busybox-static_*_arm64.deb' | head -n1)
-	rm -rf "$dest"
-	# A fresh clone has no build/ yet, and dpkg-deb makes only the last level.
-	mkdir -p "$BUILD_DIR"
-	dpkg-deb -x "$deb" "$dest"
-	rm -rf "$tmp"
-	[[ -x $dest/bin/busybox ]] || die "busybox-static:arm64 has no bin/busybox; check the package"
-}
 
 if [[ ${#missing[@]} -gt 0 ]]; then
 	[[ -z ${NO_INSTALL:-} ]] || die "missing packages: ${missing[*]}; install them with: apt-get install ${missing[*]}"
@@ -61,4 +39,4 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 			die "apt-get install ${missing[*]} failed; run it by hand to see why"
 	fi
 fi
-[[ -z $with_arm64 ]] || fetch_arm64_busybox
+[[ -z $with_arm64 ]] || "$REPO_DIR/scripts/fetch-arm64-busybox.sh"

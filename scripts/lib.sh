@@ -123,8 +123,9 @@ debian_mirror() {
 
 # private_apt DIR SOURCES_LINE...: an apt setup of its own under DIR (sources
 # list, lists, cache) naming only the given lines, updated; afterwards
-# "${APT_PRIVATE[@]}" are the apt-get options that use it. The machine's
-# apt setup and installed packages are never touched.
+# "${APT_PRIVATE[@]}" are the apt-get options that use it, with those of
+# APT_OPTIONS (an array the caller may set) added. The machine's apt setup
+# and installed packages are never touched.
 private_apt() {
 	local dir=$1
 	shift
@@ -134,7 +135,7 @@ private_apt() {
 	APT_PRIVATE=(
 		-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
-		-o APT::Sandbox::User=root
+		-o APT::Sandbox::User=root "${APT_OPTIONS[@]}"
 	)
 	"${APT_GET:-apt-get}" "${APT_PRIVATE[@]}" -qq update >"$dir/update.log" 2>&1 ||
 		die "apt-get update of '$*' failed (see $dir/update.log); check the network or the mirror"

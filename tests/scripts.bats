@@ -21,12 +21,18 @@ fake_apt() {
 	printf 'Package: linux-source-7.3\nVersion: 7.3.4-1\nArchitecture: all\nMaintainer: t <t@t.invalid>\nDescription: t\n' \
 		>"$pkg/DEBIAN/control"
 	dpkg-deb -b "$pkg" "$SCRATCH/linux-source-7.3_7.3.4-1_all.deb" >/dev/null
+	mkdir -p "$SCRATCH/bb/DEBIAN" "$SCRATCH/bb/bin"
+	printf 'Package: busybox-static\nVersion: 1\nArchitecture: arm64\nMaintainer: t <t@t.invalid>\nDescription: t\n' \
+		>"$SCRATCH/bb/DEBIAN/control"
+	install -m 755 /dev/null "$SCRATCH/bb/bin/busybox"
+	dpkg-deb -b "$SCRATCH/bb" "$SCRATCH/busybox-static_1_arm64.deb" >/dev/null
 	cat >"$bin/apt-get" <<EOF
 #!/bin/bash
 echo "\$*" >>"$SCRATCH/apt.calls"
 case " \$* " in
 *" indextargets "*) printf 'bookworm-security http://security.example/debian-security/\nbookworm http://mirror.example/debian/\n' ;;
 *" update "*) cp "\${2#*=}" "$SCRATCH/sources.list.used" ;;
+*" download busybox-static:arm64 "*) cp "$SCRATCH/busybox-static_1_arm64.deb" . ;;
 *" download "*) cp "$SCRATCH/linux-source-7.3_7.3.4-1_all.deb" . ;;
 esac
 EOF
@@ -422,4 +428,19 @@ fake_selftests() {
 	TEST_SET=fast run "$SCRIPTS/test.sh"
 	assert_one_error "TEST_SET=fast is not known"
 	[ ! -e "$LOG_DIR/test/deps.log" ]
+}
+
+@test "deps: in a fresh clone, the arm64 busybox comes through a private apt setup that knows arm64" {
+	fake_apt
+	unset NO_INSTALL
+	export BUILD_DIR=$SCRATCH/fresh/build
+	run "$SCRIPTS/fetch-arm64-busybox.sh"
+	[ "$status" -eq 0 ]
+	[ -x "$BUILD_DIR/busybox-arm64/bin/busybox" ]
+	grep -q 'APT::Architectures::=arm64' "$SCRATCH/apt.calls"
+	while read -r call; do
+		[[ $call == indextargets* ]] && continue
+		[[ $call == *"Dir::Etc::SourceList=$BUILD_DIR/busybox-arm64.apt/sources.list "* ]]
+		[[ $call == *"Dir::State::Lists=$BUILD_DIR/busybox-arm64.apt/lists "* ]]
+	done <"$SCRATCH/apt.calls"
 }
