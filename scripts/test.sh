@@ -66,7 +66,7 @@ while read -r patch; do
 	check "checkpatch-${patch%.patch}" "$scripts/check-patch.sh" "$patch"
 done < <(series_patches)
 check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
-[[ -z $full ]] || check size-with-debug-off "$scripts/check-size.sh"
+[[ -z $full ]] || check size "$scripts/check-size.sh"
 for flavor_file in "$REPO_DIR"/configs/flavors/*; do
 	flavor=$(basename "$flavor_file")
 	[[ -n $full || $(flavor_field "$flavor" set) != full ]] || continue
