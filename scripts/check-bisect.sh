@@ -9,7 +9,7 @@
 # never checked out over. A whole kernel per patch does not fit the time a
 # 7.3 build takes here, so each patch compiles only the objects it touches:
 # its own .c files, plus a fixed set of heavy users of the per-CPU headers
-# when it touches a header; the one full build of the series' tip is the
+# when it touches a kernel-wide header; the one full build of the series' tip is the
 # flavor's own (test-flavor.sh). Warnings are compared on those objects
 # before and after the patch. A patch that passed is remembered by its tree
 # and its parent's tree, so warm runs skip it.
@@ -21,9 +21,10 @@ flavor=${FLAVOR:-preempt}
 worktree=$BUILD_DIR/bisect-src
 out=$BUILD_DIR/kernel-bisect
 passed_dir=$BUILD_DIR/bisect-passed
-# Objects that see most of include/linux/percpu*.h and the arch offset setup.
+# Objects that see most of include/linux/percpu*.h and the arch offset
+# setup: what a patch to a kernel-wide header compiles besides its own .c.
 header_users=(mm/percpu.o mm/vmstat.o kernel/smp.o kernel/workqueue.o
-	lib/percpu_counter.o arch/x86/kernel/setup_percpu.o init/main.o)
+	lib/percpu_counter.o arch/x86/kernel/setup_percpu.o)
 mkdir -p "$passed_dir" "$LOG_DIR/bisect"
 sparse=$("$REPO_DIR/scripts/fetch-sparse.sh")
 
@@ -87,9 +88,13 @@ for commit in "${commits[@]}"; do
 	for f in "${files[@]}"; do
 		case $f in
 		*.c) objs+=("${f%.c}.o") docs+=("$f") ;;
-		*.h) objs+=("${header_users[@]}") docs+=("$f") ;;
+		include/*.h | arch/*/include/*.h) objs+=("${header_users[@]}") docs+=("$f") ;;
+		# A header beside its code: the patch's own .c files include it.
+		*.h) docs+=("$f") ;;
 		esac
 	done
+	# A .c among the header users would be compiled (and counted) twice.
+	[[ ${#objs[@]} -eq 0 ]] || mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 
 	git -C "$worktree" checkout -q --detach "$parent"
 	before_w=$(object_warnings "${objs[@]}") ||
