@@ -2,8 +2,10 @@
 # Judge the console log of a test boot and write its report.
 #
 # Fails on: a guest that never reached "percpu-guest: done"; any kernel
-# report (WARNING, BUG, Oops, lockdep, panic, RCU stall...): none of the
-# tests provokes one, so every one is a failure; a kernel that did not run
+# report (WARNING, BUG, Oops, lockdep, panic, RCU stall...) outside the
+# windows in which a test provokes and checks one itself: such a test
+# brackets its misuse with the lines "provoked report begins: NAME" and
+# "provoked report ends: NAME"; an unclosed window; a kernel that did not run
 # in the preemption model the flavor's cmdline asks for; a failed or missing
 # KUnit suite (parsed by the tree's kunit.py); a test module that did not
 # load; a failed kselftest.
@@ -26,7 +28,14 @@ report_pattern='WARNING:|BUG:|Oops|Kernel panic|general protection fault|kernel 
 report_pattern+='possible recursive locking|circular locking|inconsistent lock state|'
 report_pattern+='DEBUG_LOCKS_WARN_ON|INFO: trying to register non-static key|INFO: task .* blocked|'
 report_pattern+='rcu: INFO:|detected stall|UBSAN:|KASAN:|Unable to handle kernel|Internal error:'
-unexpected=$(grep -nE "$report_pattern" "$log" || true)
+# Lines outside the provoked-report windows, with their line numbers.
+outside=$(awk '/provoked report begins: / { inside = FNR; next }
+	/provoked report ends: / { inside = 0; next }
+	!inside { print FNR ":" $0 }
+	END { if (inside) print "unclosed-window:" inside }' "$log")
+unclosed=$(grep -oE '^unclosed-window:[0-9]+' <<<"$outside" | cut -d: -f2 || true)
+[[ -z $unclosed ]] || problems+=("the provoked-report window opened on line $unclosed never closed (the test crashed?)")
+unexpected=$(grep -E "^[0-9]+:.*($report_pattern)" <<<"$outside" || true)
 [[ -z $unexpected ]] || problems+=("unexpected kernel reports:"$'\n'"$unexpected")
 failed_loads=$(grep -E '^percpu-guest: loading .* failed' "$log" || true)
 [[ -z $failed_loads ]] || problems+=("test modules did not load:"$'\n'"$failed_loads")
@@ -40,29 +49,37 @@ if [[ -n $mode ]] && ! grep -qE "Dynamic Preempt: $mode([^a-z]|$)" "$log"; then
 	problems+=("the kernel did not print 'Dynamic Preempt: $mode'; is CONFIG_PREEMPT_DYNAMIC set?")
 fi
 
+# A kernel with CONFIG_DEBUG_PERCPU built in must have started its checks
+# (its suite skips every case where they are off, which would pass silently).
+kconfig=
+if [[ -f ${CONFIGS_DIR:-$REPO_DIR/configs}/flavors/$flavor ]]; then
+	kconfig=$BUILD_DIR/kernel-$(flavor_kernel "$flavor")/.config
+fi
+if [[ -n $kconfig && -f $kconfig ]] && grep -q '^CONFIG_DEBUG_PERCPU=y' "$kconfig" &&
+	! grep -q 'percpu: debug checks enabled' "$log"; then
+	problems+=("CONFIG_DEBUG_PERCPU is built in but the log lacks 'percpu: debug checks enabled'")
+fi
+
 # KUnit, through the tree's own parser. kunit.py reads one KTAP document:
-# built-in suites print one at boot, test modules another (the guest heads it
-# with "percpu-guest: loading test modules"), so each part is parsed alone.
+# built-in suites print one at boot, each test module one more, so the log
+# is cut at every top-level "KTAP version" line and each part parsed alone.
 kunit_out="" k_pass=0 k_fail=0 k_skip=0 jsons=()
-marker='^percpu-guest: loading test modules'
-parts=("builtin:$(awk -v m="$marker" '$0 ~ m { exit } { print }' "$log")"
-	"modules:$(awk -v m="$marker" 'found { print } $0 ~ m { found = 1 }' "$log")")
-for part in "${parts[@]}"; do
-	name=${part%%:*} text=${part#*:}
-	grep -q '# Subtest:' <<<"$text" || continue
-	printf '%s\n' "$text" >"$LOG_DIR/$flavor.$name.log"
-	json=$LOG_DIR/$flavor.$name.kunit.json
+rm -f "$LOG_DIR/$flavor".ktap-*.log "$LOG_DIR/$flavor".ktap-*.json
+awk -v out="$LOG_DIR/$flavor.ktap-" '/^KTAP version/ { n++ } n { print > (out n ".log") }' "$log"
+for doc in "$LOG_DIR/$flavor".ktap-*.log; do
+	if [[ ! -f $doc ]] || ! grep -q "# Subtest:" "$doc"; then continue; fi
+	json=${doc%.log}.json
 	jsons+=("$json")
-	kunit_out+=$(python3 "$kunit_py" parse --json="$json" "$LOG_DIR/$flavor.$name.log" 2>&1)$'\n' ||
+	kunit_out+=$(python3 "$kunit_py" parse --json="$json" "$doc" 2>&1)$'\n' ||
 		problems+=("KUnit reported failures")
 	read -r p f s <<<"$(jq -r '[.. | objects | .test_cases? // empty | .[] | .status] |
 		"\(map(select(. == "PASS")) | length) \(map(select(. == "FAIL" or . == "ERROR")) | length) \(map(select(. == "SKIP")) | length)"' "$json")"
 	k_pass=$((k_pass + p)) k_fail=$((k_fail + f)) k_skip=$((k_skip + s))
 done
 while read -r suite; do
-	[[ ${#jsons[@]} -gt 0 ]] && jq -e --arg s "$suite" '[.. | objects | select(.name? == $s)] | length > 0' "${jsons[@]}" 2>/dev/null | grep -q true ||
+	[[ ${#jsons[@]} -gt 0 ]] && jq --arg s "$suite" '[.. | objects | select(.name? == $s)] | length > 0' "${jsons[@]}" 2>/dev/null | grep -q true ||
 		problems+=("KUnit suite '$suite' did not run")
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO_DIR/tests/kunit-suites")
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${KUNIT_SUITES:-$REPO_DIR/tests/kunit-suites}")
 
 # kselftest: the runner prints one TAP line per test program.
 ks_lines=$(grep -E '^(not )?ok [0-9]+ selftests: ' "$log" || true)

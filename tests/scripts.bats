@@ -257,6 +257,9 @@ use_real_tree() {
 	export SRC_DIR=$REPO_DIR/build/linux
 	mkdir -p "$LOG_DIR"
 	cp "$REPO_DIR/tests/data/boot-ok.log" "$LOG_DIR/fake.log"
+	# The suites the recorded log ran.
+	export KUNIT_SUITES=$SCRATCH/kunit-suites
+	echo percpu >"$KUNIT_SUITES"
 }
 
 @test "check-log: a clean boot with passing suites passes" {
@@ -271,6 +274,27 @@ use_real_tree() {
 	sed -i '/percpu-guest: done/i WARNING: CPU: 1 PID: 1 at mm/percpu.c:1 pcpu_alloc+0x1/0x2' "$LOG_DIR/fake.log"
 	run "$SCRIPTS/check-log.sh" fake
 	assert_one_error "unexpected kernel reports"
+}
+
+@test "check-log: a report inside a provoked-report window passes" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i provoked report begins: some_case\npercpu: free_percpu() of a static per-CPU variable\nWARNING: at some_case+0x1/0x2, CPU#0: kunit_try_catch/9\nprovoked report ends: some_case' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
+@test "check-log: a report after a provoked-report window fails" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i provoked report begins: some_case\nprovoked report ends: some_case\nWARNING: at pcpu_alloc+0x1/0x2, CPU#0: swapper/0/1' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "unexpected kernel reports"
+}
+
+@test "check-log: a provoked-report window that never closes fails" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i provoked report begins: some_case\nBUG: kernel NULL pointer dereference' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "never closed"
 }
 
 @test "check-log: a guest that never finished fails" {
