@@ -27,11 +27,12 @@ if [[ ! -d $worktree ]]; then
 	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
 fi
 
-# The preempt flavor minus the test suites.
+# The preempt flavor minus the test suites, CONFIG_DEBUG_PERCPU and KVM:
+# what the series costs a kernel that leaves the option off.
 rm -rf "$configs"
 mkdir -p "$configs/flavors" "$LOG_DIR"
 cp "$REPO_DIR"/configs/*.config "$configs/"
-grep -vxE 'tests(-as-modules)?\.config' "$REPO_DIR/configs/flavors/preempt" >"$configs/flavors/size-off"
+grep -vxE '(tests(-as-modules)?|debug-percpu|kvm-x86)\.config' "$REPO_DIR/configs/flavors/preempt" >"$configs/flavors/size-off"
 
 # build_at COMMIT FLAVOR: build vmlinux of COMMIT into build/kernel-<name>.
 build_at() {

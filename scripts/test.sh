@@ -66,10 +66,13 @@ while read -r patch; do
 	check "checkpatch-${patch%.patch}" "$scripts/check-patch.sh" "$patch"
 done < <(series_patches)
 check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
+check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
 [[ -z $full ]] || check size "$scripts/check-size.sh"
 for flavor_file in "$REPO_DIR"/configs/flavors/*; do
 	flavor=$(basename "$flavor_file")
-	[[ -n $full || $(flavor_field "$flavor" set) != full ]] || continue
+	set=$(flavor_field "$flavor" set)
+	[[ $set != build ]] || continue
+	[[ -n $full || $set != full ]] || continue
 	check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
 	count_inner "$test_logs/flavor-$flavor.log"
 done
