@@ -27,12 +27,15 @@ if [[ ! -d $worktree ]]; then
 	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
 fi
 
-# The preempt flavor minus the test suites, CONFIG_DEBUG_PERCPU and KVM:
+# The preempt flavor minus the test suites, CONFIG_DEBUG_PERCPU, tracing and KVM:
 # what the series costs a kernel that leaves the option off.
 rm -rf "$configs"
 mkdir -p "$configs/flavors" "$LOG_DIR"
 cp "$REPO_DIR"/configs/*.config "$configs/"
-grep -vxE '(tests(-as-modules)?|debug-percpu|kvm-x86)\.config' "$REPO_DIR/configs/flavors/preempt" >"$configs/flavors/size-off"
+grep -vxE '(tests(-as-modules)?|debug-percpu|tracing|kvm-x86)\.config' "$REPO_DIR/configs/flavors/preempt" >"$configs/flavors/size-off"
+# The same with CONFIG_DEBUG_PERCPU built in and off by default, as a
+# distribution would ship it: what the option costs when built in.
+{ cat "$configs/flavors/size-off"; echo debug-percpu.config; echo debug-percpu-by-param.config; } >"$configs/flavors/size-debug"
 
 # build_at COMMIT FLAVOR: build vmlinux of COMMIT into build/kernel-<name>.
 build_at() {
@@ -62,13 +65,16 @@ disassembly() {
 progress "size: building base and the series"
 build_at base size-off size-base
 build_at "$series_tip" size-off size-off
+build_at "$series_tip" size-debug size-debug
 base_text=$(text_size size-base)
 off_text=$(text_size size-off)
+debug_text=$(text_size size-debug)
 problems=()
 exec 3>"$report"
 say() { echo "$@"; echo "$@" >&3; }
 say "== size: vmlinux code (text symbols), preempt flavor without test suites =="
 say "base $base_text bytes; series $off_text ($((off_text - base_text)) bytes)"
+say "series with CONFIG_DEBUG_PERCPU built in (off by default): $debug_text ($((debug_text - off_text)) bytes over the series without it)"
 for fn in "${hot_functions[@]}"; do
 	before=$(disassembly size-base "$fn")
 	after=$(disassembly size-off "$fn")
