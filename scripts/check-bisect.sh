@@ -21,10 +21,6 @@ flavor=${FLAVOR:-preempt}
 worktree=$BUILD_DIR/bisect-src
 out=$BUILD_DIR/kernel-bisect
 passed_dir=$BUILD_DIR/bisect-passed
-# Objects that see most of include/linux/percpu*.h and the arch offset
-# setup: what a patch to a kernel-wide header compiles besides its own .c.
-header_users=(mm/percpu.o mm/vmstat.o kernel/smp.o kernel/workqueue.o
-	lib/percpu_counter.o arch/x86/kernel/setup_percpu.o)
 mkdir -p "$passed_dir" "$LOG_DIR/bisect"
 sparse=$("$REPO_DIR/scripts/fetch-sparse.sh")
 
@@ -88,7 +84,7 @@ for commit in "${commits[@]}"; do
 	for f in "${files[@]}"; do
 		case $f in
 		*.c) objs+=("${f%.c}.o") docs+=("$f") ;;
-		include/*.h | arch/*/include/*.h) objs+=("${header_users[@]}") docs+=("$f") ;;
+		include/*.h | arch/*/include/*.h) objs+=("${PERCPU_HEADER_USERS[@]}") docs+=("$f") ;;
 		# A header beside its code: the patch's own .c files include it.
 		*.h) docs+=("$f") ;;
 		esac

@@ -16,6 +16,12 @@ LOG_DIR=${LOG_DIR:-$BUILD_DIR/logs}
 export BASE_PACKAGE=linux-source-7.3 BASE_SUITE=trixie-backports BASE_SERIES=7.3
 export TESTED_VERSION=7.3.4
 SERIES_BRANCH=${SERIES_BRANCH:-percpu-series}
+# x86-64 objects that see most of include/linux/percpu*.h and the arch
+# offset setup: what the bisect walk compiles for a patch to a kernel-wide
+# header, and what check-kunit-off.sh compiles without KUnit.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+PERCPU_HEADER_USERS=(mm/percpu.o mm/vmstat.o kernel/smp.o kernel/workqueue.o
+	lib/percpu_counter.o arch/x86/kernel/setup_percpu.o)
 # Debian's python3 carries the modules deps.sh installs (ply, git for the
 # tree's spdxcheck.py); a user-level python earlier in PATH may not.
 export PATH=/usr/bin:/bin:$PATH
