@@ -4,7 +4,8 @@
 # that make-initramfs.sh packed, then power off. Built-in KUnit suites have
 # already run by the time this starts; their results are on the console.
 /bin/busybox --install -s
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+# Debian's tools that stage-guest-tools.sh packed come before busybox's.
+export PATH=/usr/local/bin:/bin:/sbin:/usr/bin:/usr/sbin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -26,12 +27,18 @@ if [ -s /etc/test-modules ]; then
 	done </etc/test-modules
 fi
 
-# kselftest's runner calls "timeout --foreground", an option busybox's
-# timeout lacks; without it the runner's timeout works the same here.
+# kselftest's runner calls "/usr/bin/timeout --foreground", an option
+# busybox's timeout lacks: it gets Debian's timeout where the guest has it,
+# else (a guest of another architecture than the host's) a wrapper that
+# drops the option; the runner's timeout works the same here.
 rm -f /usr/bin/timeout
-# shellcheck disable=SC2016 # the wrapper expands $1 and $@ itself
-printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/busybox timeout "$@"\n' >/usr/bin/timeout
-chmod 755 /usr/bin/timeout
+if [ -x /usr/local/bin/timeout ]; then
+	ln -s /usr/local/bin/timeout /usr/bin/timeout
+else
+	# shellcheck disable=SC2016 # the wrapper expands $1 and $@ itself
+	printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/busybox timeout "$@"\n' >/usr/bin/timeout
+	chmod 755 /usr/bin/timeout
+fi
 
 # The tests build-kselftest.sh picked. NAME=VALUE words on the kernel
 # command line reach them as variables (the kernel gives them to init).

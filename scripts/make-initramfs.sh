@@ -1,7 +1,8 @@
 #!/bin/bash
 # Pack build/initramfs-<flavor>.cpio with the tree's usr/gen_init_cpio:
-# busybox-static, the guest init, the flavor's modules and, when built, the
-# kselftest install directory build/kselftest-<flavor>.
+# busybox-static, the guest init, the flavor's modules, when built the
+# kselftest install directory build/kselftest-<flavor> and, for a guest of
+# the host's architecture, the Debian tools of tests/guest-tools.
 # Usage: make-initramfs.sh FLAVOR
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -26,6 +27,9 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp}
 cp "$busybox" "$stage/bin/busybox"
 cp "$REPO_DIR/scripts/guest-init.sh" "$stage/init"
 chmod 755 "$stage/init"
+if [[ $arch == "$(uname -m)" ]]; then
+	"$REPO_DIR/scripts/stage-guest-tools.sh" "$stage"
+fi
 
 if grep -q '^CONFIG_MODULES=y' "$out/.config" && [[ -s $out/modules.order ]]; then
 	make -s -C "$src" O="$out" ARCH="$KERNEL_ARCH" INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 \
