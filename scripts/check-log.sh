@@ -5,7 +5,9 @@
 # report (WARNING, BUG, Oops, lockdep, panic, RCU stall...) outside the
 # windows in which a test provokes and checks one itself: such a test
 # brackets its misuse with the lines "provoked report begins: NAME" and
-# "provoked report ends: NAME"; an unclosed window; a kernel that did not run
+# "provoked report ends: NAME" (KUnit cases print them), and an LKDTM run
+# is a window from LKDTM's "lkdtm: Performing direct entry TYPE" to the
+# kselftest result line of lkdtm's TYPE.sh; an unclosed window; a kernel that did not run
 # in the preemption model the flavor's cmdline asks for; a failed or missing
 # KUnit suite (parsed by the tree's kunit.py); a test module that did not
 # load; a failed kselftest.
@@ -29,8 +31,12 @@ report_pattern+='possible recursive locking|circular locking|inconsistent lock s
 report_pattern+='DEBUG_LOCKS_WARN_ON|INFO: trying to register non-static key|INFO: task .* blocked|'
 report_pattern+='rcu: INFO:|detected stall|UBSAN:|KASAN:|Unable to handle kernel|Internal error:'
 # Lines outside the provoked-report windows, with their line numbers.
-outside=$(awk '/provoked report begins: / { inside = FNR; next }
+outside=$(awk '{ sub(/\r$/, "") }
+	/provoked report begins: / { inside = FNR; next }
 	/provoked report ends: / { inside = 0; next }
+	/lkdtm: Performing direct entry / { lkdtm = $NF; inside = FNR; next }
+	lkdtm != "" && /^(not )?ok [0-9]+ selftests: lkdtm: / &&
+		index($0, "selftests: lkdtm: " lkdtm ".sh") { inside = 0; lkdtm = ""; next }
 	!inside { print FNR ":" $0 }
 	END { if (inside) print "unclosed-window:" inside }' "$log")
 unclosed=$(grep -oE '^unclosed-window:[0-9]+' <<<"$outside" | cut -d: -f2 || true)

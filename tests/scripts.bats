@@ -297,6 +297,34 @@ use_real_tree() {
 	assert_one_error "never closed"
 }
 
+@test "check-log: an LKDTM run is a window up to its kselftest result" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i # selftests: lkdtm: PERCPU_FREE_DOUBLE.sh\n[   9.1] lkdtm: Performing direct entry PERCPU_FREE_DOUBLE\n[   9.2] WARNING: at lkdtm_PERCPU_FREE_DOUBLE+0x1/0x2\n# [   9.2] WARNING: at lkdtm_PERCPU_FREE_DOUBLE+0x1/0x2\nok 1 selftests: lkdtm: PERCPU_FREE_DOUBLE.sh' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
+@test "check-log: an LKDTM window closes on a serial console's CRLF lines" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i [   9.1] lkdtm: Performing direct entry PERCPU_FREE_DOUBLE\r\n[   9.2] WARNING: at lkdtm_PERCPU_FREE_DOUBLE+0x1/0x2\r\nok 1 selftests: lkdtm: PERCPU_FREE_DOUBLE.sh\r' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
+@test "check-log: a report after an LKDTM run's result line fails" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i [   9.1] lkdtm: Performing direct entry PERCPU_FREE_DOUBLE\nok 1 selftests: lkdtm: PERCPU_FREE_DOUBLE.sh\n[   9.3] WARNING: at pcpu_alloc+0x1/0x2' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "unexpected kernel reports"
+}
+
+@test "check-log: an LKDTM run whose result never comes fails" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i [   9.1] lkdtm: Performing direct entry PERCPU_FREE_DOUBLE\nok 1 selftests: lkdtm: PERCPU_FREE_STATIC.sh' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "never closed"
+}
+
 @test "check-log: a guest that never finished fails" {
 	use_real_tree
 	sed -i '/percpu-guest: done/d' "$LOG_DIR/fake.log"
@@ -374,15 +402,29 @@ use_real_tree() {
 # drivers/net/netdevsim/percpu-stats.sh in place.
 fake_selftests() {
 	local dir=$SRC_DIR/tools/testing/selftests
-	mkdir -p "$dir/percpu" "$dir/drivers/net/netdevsim"
-	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu $(KSFT_INSTALL_PATH)/drivers/net/netdevsim\n\ttouch $(KSFT_INSTALL_PATH)/percpu/t.sh $(KSFT_INSTALL_PATH)/drivers/net/netdevsim/percpu-stats.sh\n' >"$dir/Makefile"
+	mkdir -p "$dir/percpu" "$dir/drivers/net/netdevsim" "$dir/lkdtm"
+	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu $(KSFT_INSTALL_PATH)/drivers/net/netdevsim $(KSFT_INSTALL_PATH)/lkdtm\n\ttouch $(KSFT_INSTALL_PATH)/percpu/t.sh $(KSFT_INSTALL_PATH)/drivers/net/netdevsim/percpu-stats.sh $(KSFT_INSTALL_PATH)/lkdtm/PERCPU_FREE_DOUBLE.sh\n' >"$dir/Makefile"
+	export KSELFTEST_TARGETS=$SCRATCH/kselftest-targets
+	printf '# a comment\npercpu\ndrivers/net/netdevsim:percpu-stats.sh\nlkdtm:PERCPU_FREE_DOUBLE.sh host-tools\n' >"$KSELFTEST_TARGETS"
 }
 
 @test "kselftest: whole targets and single tests become run_kselftest.sh arguments" {
 	make_git_tree "$SRC_DIR"
 	fake_selftests
 	"$SCRIPTS/build-kselftest.sh" preempt
-	[ "$(cat "$BUILD_DIR/kselftest-preempt/kselftest-args")" = "-c percpu -t drivers/net/netdevsim:percpu-stats.sh " ]
+	[ "$(cat "$BUILD_DIR/kselftest-preempt/kselftest-args")" = "-c percpu -t drivers/net/netdevsim:percpu-stats.sh -t lkdtm:PERCPU_FREE_DOUBLE.sh " ]
+}
+
+@test "kselftest: a test that needs the host's tools is left out of a guest of another arch" {
+	make_git_tree "$SRC_DIR"
+	fake_selftests
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors"
+	printf 'arch=arm64\nbase.config\n' >"$CONFIGS_DIR/flavors/a64"
+	run "$SCRIPTS/build-kselftest.sh" a64
+	[ "$status" -eq 0 ]
+	[[ $output == *"lkdtm:PERCPU_FREE_DOUBLE.sh needs the host's tools"* ]]
+	[ "$(cat "$BUILD_DIR/kselftest-a64/kselftest-args")" = "-c percpu -t drivers/net/netdevsim:percpu-stats.sh " ]
 }
 
 @test "kselftest: a single test its target does not install is named" {
@@ -467,4 +509,23 @@ fake_selftests() {
 		[[ $call == *"Dir::Etc::SourceList=$BUILD_DIR/busybox-arm64.apt/sources.list "* ]]
 		[[ $call == *"Dir::State::Lists=$BUILD_DIR/busybox-arm64.apt/lists "* ]]
 	done <"$SCRATCH/apt.calls"
+}
+
+@test "guest tools: a host program and the libraries ldd lists land in the stage" {
+	export GUEST_TOOLS=$SCRATCH/guest-tools
+	printf '# comment\ncomm coreutils\n' >"$GUEST_TOOLS"
+	mkdir -p "$SCRATCH/stage"
+	"$SCRIPTS/stage-guest-tools.sh" "$SCRATCH/stage"
+	[ -x "$SCRATCH/stage/usr/local/bin/comm" ]
+	ldd "$(command -v comm)" | grep -q libc.so.6
+	[ -n "$(find "$SCRATCH/stage" -name 'libc.so.6')" ]
+	[ -n "$(find "$SCRATCH/stage" -name 'ld-linux*')" ]
+}
+
+@test "guest tools: a program the host lacks is one error naming its package" {
+	export GUEST_TOOLS=$SCRATCH/guest-tools
+	printf 'no-such-tool-here somepackage\n' >"$GUEST_TOOLS"
+	mkdir -p "$SCRATCH/stage"
+	run "$SCRIPTS/stage-guest-tools.sh" "$SCRATCH/stage"
+	assert_one_error "'no-such-tool-here' is not installed on this machine; run 'make deps' (Debian package somepackage)"
 }
