@@ -83,7 +83,17 @@ for commit in "${commits[@]}"; do
 	objs=() docs=()
 	for f in "${files[@]}"; do
 		case $f in
-		*.c) objs+=("${f%.c}.o") docs+=("$f") ;;
+		*.c)
+			docs+=("$f")
+			# A .c that another includes (mm/percpu-km.c) builds as the includer.
+			mapfile -t includers < <(cd "$SRC_DIR" || exit
+				grep -l "^#include \"$(basename "$f")\"" "$(dirname "$f")"/*.c 2>/dev/null)
+			if [[ ${#includers[@]} -gt 0 ]]; then
+				for c in "${includers[@]}"; do objs+=("${c%.c}.o"); done
+			else
+				objs+=("${f%.c}.o")
+			fi
+			;;
 		include/*.h | arch/*/include/*.h) objs+=("${PERCPU_HEADER_USERS[@]}") docs+=("$f") ;;
 		# A header beside its code: the patch's own .c files include it.
 		*.h) docs+=("$f") ;;
