@@ -65,6 +65,11 @@ if [[ -n $kconfig && -f $kconfig ]] && grep -q '^CONFIG_DEBUG_PERCPU=y' "$kconfi
 	! grep -q 'percpu: debug checks enabled' "$log"; then
 	problems+=("CONFIG_DEBUG_PERCPU is built in but the log lacks 'percpu: debug checks enabled'")
 fi
+# A PREEMPT_RT kernel says so in its version line.
+if [[ -n $kconfig && -f $kconfig ]] && grep -q '^CONFIG_PREEMPT_RT=y' "$kconfig" &&
+	! grep -qE '^(\[ *[0-9.]+\] )?Linux version .* PREEMPT_RT' "$log"; then
+	problems+=("CONFIG_PREEMPT_RT is set but the kernel's version line lacks PREEMPT_RT")
+fi
 
 # KUnit, through the tree's own parser. kunit.py reads one KTAP document:
 # built-in suites print one at boot, each test module one more, so the log

@@ -325,6 +325,19 @@ use_real_tree() {
 	assert_one_error "never closed"
 }
 
+@test "check-log: a PREEMPT_RT kernel whose version line lacks PREEMPT_RT fails" {
+	use_real_tree
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kernel-fake"
+	echo base.config >"$CONFIGS_DIR/flavors/fake"
+	echo CONFIG_PREEMPT_RT=y >"$BUILD_DIR/kernel-fake/.config"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "lacks PREEMPT_RT"
+	sed -i '1i Linux version 7.3.4+ (percpu@series) #1 SMP PREEMPT_RT Sat Jan  1 00:00:00 UTC 2000' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
 @test "check-log: a guest that never finished fails" {
 	use_real_tree
 	sed -i '/percpu-guest: done/d' "$LOG_DIR/fake.log"
