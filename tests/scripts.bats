@@ -542,3 +542,25 @@ fake_selftests() {
 	run "$SCRIPTS/stage-guest-tools.sh" "$SCRATCH/stage"
 	assert_one_error "'no-such-tool-here' is not installed on this machine; run 'make deps' (Debian package somepackage)"
 }
+
+@test "summarize: totals, the first report of each misuse kind and the driver's figures" {
+	mkdir -p "$LOG_DIR"
+	printf '%s\r\n' '[    1.5] percpu: per_cpu_ptr() of CPU 2, which is not possible (possible: 0-1)' \
+		'# percpu: free_percpu() of a misaligned pointer' \
+		'[    2.0] percpu: per_cpu_ptr() of CPU 9, which is not possible (possible: 0-1)' \
+		'# # round 1: sent 10 counted 10 lost 0' >"$LOG_DIR/fake.log"
+	echo '== fake: KUnit 3 passed, 0 failed, 0 skipped; kselftest 1 passed, 0 failed, 0 skipped ==' >"$LOG_DIR/fake.report"
+	run "$SCRIPTS/summarize.sh" fake
+	[ "$status" -eq 0 ]
+	[[ $output == *"KUnit 3 passed, 0 failed, 0 skipped; kselftest 1 passed"* ]]
+	[[ $output == *"bad CPU number:            percpu: per_cpu_ptr() of CPU 2,"* ]]
+	[[ $output != *"CPU 9"* ]]
+	# The echo of a report by a test ("# percpu: ...") is not the kernel's.
+	[[ $output == *"misaligned free:           not seen"* ]]
+	[[ $output == *"round 1: sent 10 counted 10 lost 0"* ]]
+}
+
+@test "summarize: a flavor that has not booted is one error" {
+	run "$SCRIPTS/summarize.sh" nothing-here
+	assert_one_error "no log or report for flavor nothing-here"
+}
