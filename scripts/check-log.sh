@@ -7,8 +7,9 @@
 # brackets its misuse with the lines "provoked report begins: NAME" and
 # "provoked report ends: NAME" (KUnit cases print them), and an LKDTM run
 # is a window from LKDTM's "lkdtm: Performing direct entry TYPE" to the
-# kselftest result line of lkdtm's TYPE.sh; an unclosed window; a kernel that did not run
-# in the preemption model the flavor's cmdline asks for; a failed or missing
+# kselftest result line of lkdtm's TYPE.sh; an unclosed window; a kernel
+# that did not run in the preemption model the flavor's cmdline asks for,
+# or not under PREEMPT_RT when built for it; a failed or missing
 # KUnit suite (parsed by the tree's kunit.py); a test module that did not
 # load; a failed kselftest.
 # Usage: check-log.sh FLAVOR
