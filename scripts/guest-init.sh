@@ -11,6 +11,10 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
+# /run, also as /var/run: "ip netns" keeps its namespaces there.
+mkdir -p /run /var
+mount -t tmpfs tmpfs /run
+ln -s /run /var/run
 # devtmpfs has no /dev/std* links; kselftest's runner writes to /dev/stdout.
 ln -s /proc/self/fd /dev/fd
 ln -s /proc/self/fd/0 /dev/stdin
