@@ -162,3 +162,15 @@ queue_hash() {
 		while read -r name; do cat "$QUEUE_DIR/patches/$name"; done < <(series_patches)
 	} | sha256sum | cut -d' ' -f1
 }
+
+# test_round_lines LOG TARGET:TEST: the lines "round R: sent S counted C
+# lost L pps P" that kselftest TEST of TARGET printed in the boot log LOG
+# (the driver tests print one per round).
+test_round_lines() {
+	tr -d '\r' <"$1" | awk -v header="selftests: ${2%%:*}: ${2#*:}" '
+		index($0, header) { inside = 1; next }
+		/selftests: / { inside = 0 }
+		inside && match($0, /round [0-9]+: sent [0-9]+ counted [0-9]+ lost -?[0-9]+ pps [0-9]+/) {
+			print substr($0, RSTART, RLENGTH)
+		}'
+}

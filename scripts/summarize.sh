@@ -1,7 +1,7 @@
 #!/bin/bash
 # Print what a test boot showed, readable in ten seconds: the test totals,
 # each kind of per-CPU misuse the debug checks caught (the first line of its
-# first report), and the driver test's counted versus sent packets.
+# first report), and the driver tests' counted versus sent frames.
 # Reads $LOG_DIR/FLAVOR.log and the report check-log.sh wrote.
 # Usage: summarize.sh FLAVOR
 set -euo pipefail
@@ -37,10 +37,18 @@ for kind in "${kinds[@]}"; do
 	first=$(grep -m1 -F "percpu: $text" <<<"$reports" || true)
 	printf '  %-26s %s\n' "$label:" "${first:-not seen (checks off, or the test did not run)}"
 done
-echo "Driver, netdevsim per-CPU statistics (packets sent, counted by the counters):"
-rounds=$(tr -d '\r' <"$log" | grep -oE 'round [0-9]+: sent [0-9]+ counted [0-9]+ lost [0-9]+' | sort -u || true)
-if [[ -n $rounds ]]; then
-	while read -r round; do echo "  $round"; done <<<"$rounds"
-else
-	echo "  not run"
-fi
+# The driver tests: a label, then the test as TARGET:TEST.
+drivers=(
+	"netdevsim, per-CPU dstats upstream|drivers/net/netdevsim:percpu-stats.sh"
+	"HSR/PRP master, converted by the series|net/hsr:prp_master_stats.sh"
+)
+echo "Drivers under load from every CPU (frames sent, counted by the driver's counters):"
+for driver in "${drivers[@]}"; do
+	rounds=$(test_round_lines "$log" "${driver#*|}")
+	echo "  ${driver%%|*}:"
+	if [[ -n $rounds ]]; then
+		while read -r round; do echo "    $round"; done <<<"$rounds"
+	else
+		echo "    not run"
+	fi
+done

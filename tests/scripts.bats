@@ -455,7 +455,7 @@ fake_selftests() {
 	assert_one_error "BENCH_ROUNDS=0 is not a positive number"
 }
 
-@test "bench: a tree without the series' netdevsim test is one error saying what to run" {
+@test "bench: a tree without the series' workload tests is one error saying what to run" {
 	make_git_tree "$SRC_DIR"
 	run "$SCRIPTS/bench.sh"
 	assert_one_error "run 'make apply' first"
@@ -548,7 +548,11 @@ fake_selftests() {
 	printf '%s\r\n' '[    1.5] percpu: per_cpu_ptr() of CPU 2, which is not possible (possible: 0-1)' \
 		'# percpu: free_percpu() of a misaligned pointer' \
 		'[    2.0] percpu: per_cpu_ptr() of CPU 9, which is not possible (possible: 0-1)' \
-		'# # round 1: sent 10 counted 10 lost 0' >"$LOG_DIR/fake.log"
+		'# selftests: drivers/net/netdevsim: percpu-stats.sh' \
+		'# # round 1: sent 10 counted 10 lost 0 pps 5' \
+		'ok 1 selftests: drivers/net/netdevsim: percpu-stats.sh' \
+		'# selftests: net/hsr: prp_master_stats.sh' \
+		'# # round 1: sent 20 counted 19 lost 1 pps 7' >"$LOG_DIR/fake.log"
 	echo '== fake: KUnit 3 passed, 0 failed, 0 skipped; kselftest 1 passed, 0 failed, 0 skipped ==' >"$LOG_DIR/fake.report"
 	run "$SCRIPTS/summarize.sh" fake
 	[ "$status" -eq 0 ]
@@ -557,7 +561,9 @@ fake_selftests() {
 	[[ $output != *"CPU 9"* ]]
 	# The echo of a report by a test ("# percpu: ...") is not the kernel's.
 	[[ $output == *"misaligned free:           not seen"* ]]
-	[[ $output == *"round 1: sent 10 counted 10 lost 0"* ]]
+	# Each driver's rounds under its own label.
+	[[ $output == *"netdevsim, per-CPU dstats upstream:"$'\n'"    round 1: sent 10 counted 10 lost 0 pps 5"* ]]
+	[[ $output == *"HSR/PRP master, converted by the series:"$'\n'"    round 1: sent 20 counted 19 lost 1 pps 7"* ]]
 }
 
 @test "summarize: a flavor that has not booted is one error" {
