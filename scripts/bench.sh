@@ -5,14 +5,20 @@
 # ratio, plus the spread of the base's own rounds, which is how far apart
 # two runs of the same kernel land. Report: build/logs/bench.report.
 #
-# Workloads, each a kselftest of the series that prints one line
-# "round R: sent S counted C lost L pps P" per round:
-# - netdevsim-tx: drivers/net/netdevsim/percpu-stats.sh. Upstream
-#   netdevsim counts in per-CPU dstats since 6.17, so base and series run
-#   the same driver: a regression check, nothing lost on either.
-# - prp-rx: net/hsr/prp_master_stats.sh. The base's PRP master counts in
-#   plain dev->stats and loses updates when both slaves receive at once;
-#   the series counts in dstats and loses none.
+# Workloads:
+# - Driver statistics, each a kselftest of the series that prints one line
+#   "round R: sent S counted C lost L pps P" per round:
+#   - netdevsim-tx: drivers/net/netdevsim/percpu-stats.sh. Upstream
+#     netdevsim counts in per-CPU dstats since 6.17, so base and series run
+#     the same driver: a regression check, nothing lost on either.
+#   - prp-rx: net/hsr/prp_master_stats.sh. The base's PRP master counts in
+#     plain dev->stats and loses updates when both slaves receive at once;
+#     the series counts in dstats and loses none.
+# - The per-CPU allocator (tests/bench/, built against each kernel):
+#   - alloc-SIZE-bB-cC: percpu_alloc_bench.ko's ns per alloc_percpu() +
+#     free_percpu() pair of SIZE bytes, in batches of B, on C CPUs at once;
+#   - fork-exit: fork_exit's forks per second, one forking process per
+#     CPU (each fork allocates an mm_struct's per-CPU counters).
 #
 # Both kernels get the same config (flavor "bench": preempt without lock
 # debugging or test suites, plus the net drivers) and the same guest, whose
@@ -59,26 +65,52 @@ for workload in "${workloads[@]}"; do
 done >"$configs/kselftest-targets"
 KSELFTEST_TARGETS=$configs/kselftest-targets "$scripts/build-kselftest.sh" bench
 
+# fork_exit, static: the guest has no C library.
+fork_exit=$BUILD_DIR/bench-fork_exit
+gcc -O2 -Wall -static -o "$fork_exit" "$REPO_DIR/tests/bench/fork_exit.c" ||
+	die "cannot build tests/bench/fork_exit.c statically; run 'make deps' (libc6-dev)"
+
 for kernel in base series; do
 	src=$SRC_DIR
 	[[ $kernel == base ]] && src=$worktree
 	out=$BUILD_DIR/kernel-bench-$kernel
+	payload=$BUILD_DIR/bench-payload-$kernel
 	progress "bench: building the $kernel kernel"
 	KERNEL_SRC=$src KERNEL_OUT=$out BUILD_LOG=$LOG_DIR/build-bench-$kernel.log \
 		"$scripts/build-kernel.sh" bench
+	# The same module source, built against this kernel.
+	rm -rf "$payload"
+	cp -r "$REPO_DIR/tests/bench" "$payload"
+	cp "$fork_exit" "$payload/fork_exit"
+	make -C "$out" M="$payload" modules >>"$LOG_DIR/build-bench-$kernel.log" 2>&1 ||
+		die "tests/bench/percpu_alloc_bench.c does not build against the $kernel kernel; see $LOG_DIR/build-bench-$kernel.log"
 	KERNEL_SRC=$src KERNEL_OUT=$out INITRAMFS=$BUILD_DIR/initramfs-bench-$kernel.cpio \
-		"$scripts/make-initramfs.sh" bench
+		GUEST_PAYLOAD=$payload "$scripts/make-initramfs.sh" bench
 done
 
-# round_lines LOG: "WORKLOAD sent S lost L pps P", one line per workload
-# whose test printed a round line in the boot log LOG.
+# round_lines LOG: one line per workload measured in the boot log LOG:
+# "WORKLOAD METRIC VALUE [METRIC VALUE...]".
 round_lines() {
 	local workload
 	for workload in "${workloads[@]}"; do
 		test_round_lines "$1" "${workload#* }" |
-			awk -v name="${workload%% *}" '{ print name, "sent", $4, "lost", $8, "pps", $10 }'
+			awk -v name="${workload%% *}" '{ print name, "packets/s", $10, "lost", $8 }'
 	done
+	tr -d '\r' <"$1" | awk '
+		match($0, /percpu_alloc_bench: size [0-9]+ batch [0-9]+ cpus [0-9]+ ns_per_pair [0-9]+/) {
+			split(substr($0, RSTART, RLENGTH), f, " ")
+			printf "alloc-%s-b%s-c%s ns/pair %s\n", f[3], f[5], f[7], f[9]
+		}
+		match($0, /fork_exit: cpus [0-9]+ seconds [0-9.]+ forks_per_second [0-9]+/) {
+			split(substr($0, RSTART, RLENGTH), f, " ")
+			print "fork-exit forks/s", f[7]
+		}'
 }
+
+# The lines a boot must give: one per driver workload (one round a boot),
+# 16 of the allocator module (4 sizes, 2 batch sizes, 1 and all CPUs) and
+# one of fork_exit.
+expected_lines=$((${#workloads[@]} + 16 + 1))
 
 results=$LOG_DIR/bench.rounds
 : >"$results"
@@ -90,7 +122,7 @@ for ((round = 1; round <= rounds; round++)); do
 			BOOT_LOG=$log BOOT_APPEND="ROUNDS=1" "$scripts/boot.sh" bench
 		lines=$(round_lines "$log")
 		if ! grep -q '^percpu-guest: done' "$log" ||
-			[[ $(grep -c . <<<"$lines") -ne ${#workloads[@]} ]]; then
+			[[ $(grep -c . <<<"$lines") -ne $expected_lines ]]; then
 			die "the $kernel kernel did not finish round $round of every workload; see $log"
 		fi
 		while read -r line; do
@@ -99,9 +131,9 @@ for ((round = 1; round <= rounds; round++)); do
 	done
 done
 
-# column KERNEL WORKLOAD FIELD: that field of every round, one a line.
+# column KERNEL WORKLOAD METRIC: that metric of every round, one a line.
 column() {
-	awk -v k="$1" -v w="$2" -v f="$3" '$1 == k && $3 == w { for (i = 4; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$results"
+	awk -v k="$1" -v w="$2" -v m="$3" '$1 == k && $3 == w { for (i = 4; i < NF; i += 2) if ($i == m) print $(i + 1) }' "$results"
 }
 
 # median: the middle of the numbers on stdin (the lower one of two).
@@ -111,31 +143,26 @@ median() {
 
 # spread: half the range of the numbers on stdin, in percent of their median.
 spread() {
-	sort -n | awk '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]; if (m) printf "%.1f", 50 * (v[NR] - v[1]) / m; else print "-" }'
+	sort -n | awk '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]; if (m) printf "±%.1f%%", 50 * (v[NR] - v[1]) / m; else print "-" }'
 }
 
-# row WORKLOAD METRIC BASE SERIES: one line of the table.
-row() {
-	printf '%-14s %-10s %12s %12s %8s\n' "$1" "$2" "$3" "$4" \
-		"$(awk -v s="$4" -v b="$3" 'BEGIN { if (b) printf "%.3f", s / b; else print "-" }')"
-}
-
+format='%-18s %-10s %10s %10s %7s %12s\n'
 {
-	echo "base and series booted alternately, $rounds rounds each (medians)"
-	printf '%-14s %-10s %12s %12s %8s\n' workload metric base series ratio
-	for workload in "${workloads[@]}"; do
-		name=${workload%% *}
-		row "$name" packets/s "$(column base "$name" pps | median)" "$(column series "$name" pps | median)"
-		row "$name" lost "$(column base "$name" lost | median)" "$(column series "$name" lost | median)"
-	done
+	echo "base and series booted alternately, $rounds rounds each: medians, series/base,"
+	echo "and the spread of the base's own rounds (half their range over their median)"
+	# shellcheck disable=SC2059 # the format is this script's own
+	printf "$format" workload metric base series ratio base-spread
+	# Every workload and metric, in the order the first boot printed them.
+	awk '$1 == "base" && $2 == 1 { for (i = 4; i < NF; i += 2) print $3, $i }' "$results" |
+		while read -r name metric; do
+			base=$(column base "$name" "$metric" | median)
+			series=$(column series "$name" "$metric" | median)
+			# shellcheck disable=SC2059
+			printf "$format" "$name" "$metric" "$base" "$series" \
+				"$(awk -v s="$series" -v b="$base" 'BEGIN { if (b) printf "%.3f", s / b; else print "-" }')" \
+				"$(column base "$name" "$metric" | spread)"
+		done
 	echo
-	echo "spread of the base's own rounds (half their range over the median), packets/s:"
-	for workload in "${workloads[@]}"; do
-		name=${workload%% *}
-		echo "  $name: ±$(column base "$name" pps | spread)%"
-	done
-	echo
-	echo "per round (kernel round workload sent lost pps):"
-	cat "$results"
+	echo "per round (kernel round workload metric value...): $results"
 } >"$report"
 cat "$report"

@@ -52,6 +52,9 @@ if [ -x /kselftest/run_kselftest.sh ]; then
 	cd /
 fi
 
+# What make bench packs beside the tests (make-initramfs.sh's GUEST_PAYLOAD).
+[ -x /payload/run ] && /payload/run
+
 # The host checks for this line: without it the guest died or hung.
 echo "percpu-guest: done"
 reboot -f

@@ -44,6 +44,12 @@ fi
 if [[ -d $BUILD_DIR/kselftest-$flavor ]]; then
 	cp -a "$BUILD_DIR/kselftest-$flavor" "$stage/kselftest"
 fi
+# A directory of programs for the guest to run after the tests (make
+# bench's), as /payload; guest-init runs its "run".
+if [[ -n ${GUEST_PAYLOAD:-} ]]; then
+	[[ -x $GUEST_PAYLOAD/run ]] || die "GUEST_PAYLOAD=$GUEST_PAYLOAD has no executable 'run'"
+	cp -a "$GUEST_PAYLOAD" "$stage/payload"
+fi
 
 # gen_init_cpio takes a list: one line per directory, file and link.
 list=$stage.list
