@@ -18,7 +18,10 @@
 #   - alloc-SIZE-bB-cC: percpu_alloc_bench.ko's ns per alloc_percpu() +
 #     free_percpu() pair of SIZE bytes, in batches of B, on C CPUs at once;
 #   - fork-exit: fork_exit's forks per second, one forking process per
-#     CPU (each fork allocates an mm_struct's per-CPU counters).
+#     CPU (each fork allocates an mm_struct's per-CPU counters);
+#   - torture: the series' mm/percpu_torture.c, built against each
+#     kernel, TORTURE_SECONDS (10) per boot: its allocations; a boot whose
+#     torture run does not end in SUCCESS stops the bench.
 #
 # Both kernels get the same config (flavor "bench": preempt without lock
 # debugging or test suites, plus the net drivers) and the same guest, whose
@@ -78,10 +81,14 @@ for kernel in base series; do
 	progress "bench: building the $kernel kernel"
 	KERNEL_SRC=$src KERNEL_OUT=$out BUILD_LOG=$LOG_DIR/build-bench-$kernel.log \
 		"$scripts/build-kernel.sh" bench
-	# The same module source, built against this kernel.
+	# The same module sources, built against this kernel: the benchmark,
+	# and the series' allocator torture test, so that the base is
+	# tortured by the same code.
 	rm -rf "$payload"
 	cp -r "$REPO_DIR/tests/bench" "$payload"
 	cp "$fork_exit" "$payload/fork_exit"
+	cp "$SRC_DIR/mm/percpu_torture.c" "$payload/"
+	echo 'obj-m += percpu_torture.o' >>"$payload/Kbuild"
 	make -C "$out" M="$payload" modules >>"$LOG_DIR/build-bench-$kernel.log" 2>&1 ||
 		die "tests/bench/percpu_alloc_bench.c does not build against the $kernel kernel; see $LOG_DIR/build-bench-$kernel.log"
 	KERNEL_SRC=$src KERNEL_OUT=$out INITRAMFS=$BUILD_DIR/initramfs-bench-$kernel.cpio \
@@ -104,13 +111,18 @@ round_lines() {
 		match($0, /fork_exit: cpus [0-9]+ seconds [0-9.]+ forks_per_second [0-9]+/) {
 			split(substr($0, RSTART, RLENGTH), f, " ")
 			print "fork-exit forks/s", f[7]
-		}'
+		}
+		match($0, /percpu_torture: allocs: [0-9]+ frees: [0-9]+ .* errors: [0-9]+/) {
+			n = split(substr($0, RSTART, RLENGTH), f, " ")
+			torture = "torture allocs " f[3] " errors " f[n]
+		}
+		/percpu_torture: End of test: SUCCESS/ && torture { print torture; torture = "" }'
 }
 
 # The lines a boot must give: one per driver workload (one round a boot),
-# 16 of the allocator module (4 sizes, 2 batch sizes, 1 and all CPUs) and
-# one of fork_exit.
-expected_lines=$((${#workloads[@]} + 16 + 1))
+# 16 of the allocator module (4 sizes, 2 batch sizes, 1 and all CPUs), one
+# of fork_exit and one of a torture run that ended in SUCCESS.
+expected_lines=$((${#workloads[@]} + 16 + 1 + 1))
 
 results=$LOG_DIR/bench.rounds
 : >"$results"
