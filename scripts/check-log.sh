@@ -35,7 +35,16 @@ report_pattern+='rcu: INFO:|detected stall|UBSAN:|KASAN:|Unable to handle kernel
 outside=$(awk '{ sub(/\r$/, "") }
 	/provoked report begins: / { inside = FNR; next }
 	/provoked report ends: / { inside = 0; next }
-	/lkdtm: Performing direct entry / { lkdtm = $NF; inside = FNR; next }
+	# The type is the capitals after "direct entry ": a kernel message
+	# may follow on the same console line.
+	/lkdtm: Performing direct entry / {
+		lkdtm = $0
+		sub(/.*lkdtm: Performing direct entry /, "", lkdtm)
+		match(lkdtm, /^[A-Z0-9_]+/)
+		lkdtm = substr(lkdtm, 1, RLENGTH)
+		inside = FNR
+		next
+	}
 	lkdtm != "" && /^(not )?ok [0-9]+ selftests: lkdtm: / &&
 		index($0, "selftests: lkdtm: " lkdtm ".sh") { inside = 0; lkdtm = ""; next }
 	!inside { print FNR ":" $0 }

@@ -311,6 +311,13 @@ use_real_tree() {
 	[ "$status" -eq 0 ]
 }
 
+@test "check-log: an LKDTM window opens when a kernel message shares the console line" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i # lkdtm: Performing direct entry PERCPU_FREE_DOUBLEclocksource: Watchdog remote CPU 1 read timed out\n[   9.2] WARNING: at lkdtm_PERCPU_FREE_DOUBLE+0x1/0x2\nok 1 selftests: lkdtm: PERCPU_FREE_DOUBLE.sh' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
 @test "check-log: a report after an LKDTM run's result line fails" {
 	use_real_tree
 	sed -i '/percpu-guest: done/i [   9.1] lkdtm: Performing direct entry PERCPU_FREE_DOUBLE\nok 1 selftests: lkdtm: PERCPU_FREE_DOUBLE.sh\n[   9.3] WARNING: at pcpu_alloc+0x1/0x2' "$LOG_DIR/fake.log"
