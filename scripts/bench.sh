@@ -19,7 +19,7 @@
 #     free_percpu() pair of SIZE bytes, in batches of B, on C CPUs at once;
 #   - fork-exit: fork_exit's forks per second, one forking process per
 #     CPU (each fork allocates an mm_struct's per-CPU counters);
-#   - torture: the series' mm/percpu_torture.c, built against each
+#   - torture: the series' mm/tests/percpu_torture.c, built against each
 #     kernel, TORTURE_SECONDS (10) per boot: its allocations; a boot whose
 #     torture run does not end in SUCCESS stops the bench.
 #
@@ -59,7 +59,7 @@ git -C "$worktree" checkout -q --detach base
 rm -rf "$configs"
 mkdir -p "$configs/flavors" "$LOG_DIR"
 cp "$REPO_DIR"/configs/*.config "$configs/"
-printf '%s\n' base.config smp.config preempt.config net.config >"$configs/flavors/bench"
+printf '%s\n' base.config smp.config preempt.config net.config bench-torture.config >"$configs/flavors/bench"
 export CONFIGS_DIR=$configs
 
 # The guest runs the workloads' tests only, one round each per boot.
@@ -87,7 +87,7 @@ for kernel in base series; do
 	rm -rf "$payload"
 	cp -r "$REPO_DIR/tests/bench" "$payload"
 	cp "$fork_exit" "$payload/fork_exit"
-	cp "$SRC_DIR/mm/percpu_torture.c" "$payload/"
+	cp "$SRC_DIR/mm/tests/percpu_torture.c" "$payload/"
 	echo 'obj-m += percpu_torture.o' >>"$payload/Kbuild"
 	make -C "$out" M="$payload" modules >>"$LOG_DIR/build-bench-$kernel.log" 2>&1 ||
 		die "tests/bench/percpu_alloc_bench.c does not build against the $kernel kernel; see $LOG_DIR/build-bench-$kernel.log"
