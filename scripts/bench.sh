@@ -20,8 +20,9 @@
 #   - fork-exit: fork_exit's forks per second, one forking process per
 #     CPU (each fork allocates an mm_struct's per-CPU counters);
 #   - torture: the series' mm/tests/percpu_torture.c, built against each
-#     kernel, TORTURE_SECONDS (10) per boot: its allocations; a boot whose
-#     torture run does not end in SUCCESS stops the bench.
+#     kernel, TORTURE_SECONDS (default 10) per boot: its allocations; a
+#     boot whose torture run does not end in SUCCESS stops the bench, so
+#     make test-full runs one round as its torture check of the base.
 #
 # Both kernels get the same config (flavor "bench": preempt without lock
 # debugging or test suites, plus the net drivers) and the same guest, whose
@@ -131,7 +132,8 @@ for ((round = 1; round <= rounds; round++)); do
 		log=$LOG_DIR/bench-$kernel-$round.log
 		progress "bench: round $round of $rounds, $kernel kernel"
 		KERNEL_OUT=$BUILD_DIR/kernel-bench-$kernel INITRAMFS=$BUILD_DIR/initramfs-bench-$kernel.cpio \
-			BOOT_LOG=$log BOOT_APPEND="ROUNDS=1" "$scripts/boot.sh" bench
+			BOOT_LOG=$log BOOT_APPEND="ROUNDS=1 TORTURE_SECONDS=${TORTURE_SECONDS:-10}" \
+			"$scripts/boot.sh" bench
 		lines=$(round_lines "$log")
 		if ! grep -q '^percpu-guest: done' "$log" ||
 			[[ $(grep -c . <<<"$lines") -ne $expected_lines ]]; then

@@ -68,6 +68,12 @@ done < <(series_patches)
 check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
 check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
 [[ -z $full ]] || check size "$scripts/check-size.sh"
+# make test-full: the allocator torture test for a minute, in the flavors'
+# percpu kselftest and, through one round of make bench, on the base too.
+if [[ -n $full ]]; then
+	export BOOT_APPEND="TORTURE_SECONDS=60"
+	check torture-base-and-series env BENCH_ROUNDS=1 TORTURE_SECONDS=60 "$scripts/bench.sh"
+fi
 for flavor_file in "$REPO_DIR"/configs/flavors/*; do
 	flavor=$(basename "$flavor_file")
 	set=$(flavor_field "$flavor" set)
