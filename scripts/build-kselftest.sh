@@ -12,6 +12,7 @@ set -euo pipefail
 flavor=${1:?usage: build-kselftest.sh FLAVOR}
 src=${KERNEL_SRC:-$SRC_DIR}
 install_dir=$BUILD_DIR/kselftest-$flavor
+objects_dir=$BUILD_DIR/kselftest-objects-$flavor
 log=$LOG_DIR/kselftest-$flavor.log
 arch=$(flavor_arch "$flavor")
 # One test or target a line; "host-tools" tests only where the guest has them.
@@ -31,9 +32,11 @@ for target in $targets; do
 		die "kselftest target '$target' is not in $src; apply the series or fix tests/kselftest-targets"
 done
 use_arch "$arch"
-rm -rf "$install_dir"
+rm -rf "$install_dir" "$objects_dir"
+# BUILD= keeps what the selftests generate (lkdtm's per-type scripts, say)
+# out of the source tree, where a later git add -f would put it in a patch.
 if ! make -C "$src/tools/testing/selftests" ARCH="$KERNEL_ARCH" TARGETS="$targets" \
-	KSFT_INSTALL_PATH="$install_dir" install >"$log" 2>&1; then
+	BUILD="$objects_dir" KSFT_INSTALL_PATH="$install_dir" install >"$log" 2>&1; then
 	tail -20 "$log" >&2
 	die "kselftest install for flavor $flavor failed; see $log"
 fi
