@@ -118,6 +118,14 @@ ks_pass=$(($(grep -c '^ok' <<<"$ks_lines" || true) - ks_skip))
 		echo "== $flavor: kselftest =="
 		echo "$ks_lines"
 	fi
+	if [[ $ks_fail -gt 0 ]]; then
+		# What a failed program said: its failed cases and its messages,
+		# the last ones only, so that a CI log's tail shows why.
+		echo "== $flavor: what the failed kselftests said =="
+		awk '/^# selftests: / { said = "" }
+			/^# (not ok|# )/ { said = said $0 "\n" }
+			/^not ok [0-9]+ selftests: / { printf "%s", said; said = "" }' "$log" | tail -n 8
+	fi
 	echo "== $flavor: KUnit $k_pass passed, $k_fail failed, $k_skip skipped;" \
 		"kselftest $ks_pass passed, $ks_fail failed, $ks_skip skipped =="
 	for p in "${problems[@]}"; do echo "FAIL: $p"; done

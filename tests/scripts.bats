@@ -418,6 +418,14 @@ use_real_tree() {
 	assert_one_error "1 kselftest(s) failed"
 }
 
+@test "check-log: a failed kselftest's failed cases are shown" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i # selftests: percpu: percpu_debug.sh\n# ok 1 first case\n# not ok 2 second case\n# # got 3, expected 4\nnot ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[[ $output == *$'# not ok 2 second case\n# # got 3, expected 4'* ]]
+	[[ $output != *"# ok 1 first case"* ]]
+}
+
 # A selftests tree whose install puts percpu/t.sh and
 # drivers/net/netdevsim/percpu-stats.sh in place.
 fake_selftests() {
