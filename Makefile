@@ -4,7 +4,7 @@ FLAVOR ?= preempt
 export FLAVOR
 export PIPELINE_START := $(shell date +%s)
 
-.PHONY: run test test-full bench deps base apply export kernel initramfs boot check clean
+.PHONY: run test test-full bench docs deps base apply export kernel initramfs boot check clean
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
@@ -14,6 +14,8 @@ test-full:	# make test plus what does not fit its budget: arm64, the size check
 	@TEST_SET=full scripts/test.sh
 bench:		# netdevsim statistics load: base vs series, packets/s and lost updates
 	@scripts/bench.sh
+docs:		# kernel-doc of the touched files, and the core-api book against the base's
+	@scripts/check-docs.sh
 deps:
 	@scripts/deps.sh
 base:

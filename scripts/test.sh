@@ -66,6 +66,7 @@ while read -r patch; do
 	check "checkpatch-${patch%.patch}" "$scripts/check-patch.sh" "$patch"
 done < <(series_patches)
 check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
+check docs-kerneldoc-core-api-book "$scripts/check-docs.sh"
 check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
 [[ -z $full ]] || check size "$scripts/check-size.sh"
 # make test-full: the allocator torture test for a minute, in the flavors'
