@@ -65,6 +65,7 @@ check export-round-trip "$scripts/check-roundtrip.sh"
 while read -r patch; do
 	check "checkpatch-${patch%.patch}" "$scripts/check-patch.sh" "$patch"
 done < <(series_patches)
+check maintainers-snippet-recipients "$scripts/check-maintainers.sh"
 check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
 check docs-kerneldoc-core-api-book "$scripts/check-docs.sh"
 check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"

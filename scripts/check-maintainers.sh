@@ -1,0 +1,94 @@
+#!/bin/bash
+# MAINTAINERS-snippet and the recipients of every patch.
+#
+# The snippet is inserted into the base's MAINTAINERS in alphabetical
+# order, as a maintainer would apply it: its title must be new, each line
+# a "X:<tab>value" field, and each F: pattern must match a file of the
+# series. Every file the series adds must be the snippet's or have a
+# subsystem section of its own. Then scripts/get_maintainer.pl, with that MAINTAINERS, runs on
+# every patch of `series` as b4 runs it (no git history, no roles), and
+# each patch must reach the subsystems tests/maintainers-expected names
+# for it: every address of each subsystem must be among its recipients.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+snippet=$QUEUE_DIR/MAINTAINERS-snippet
+expected=$REPO_DIR/tests/maintainers-expected
+git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+[[ -f $snippet && -f $expected ]] || die "MAINTAINERS-snippet or tests/maintainers-expected is missing"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+title=$(head -1 "$snippet")
+bad_line=$(tail -n +2 "$snippet" | grep -vnE '^[A-Z]:'$'\t''[^[:space:]]' || true)
+[[ -z $bad_line ]] || die "MAINTAINERS-snippet line $bad_line is not a 'X:<tab>value' field"
+git -C "$SRC_DIR" show base:MAINTAINERS >"$tmp/MAINTAINERS.base"
+grep -qxF "$title" "$tmp/MAINTAINERS.base" && die "the base's MAINTAINERS already has a section '$title'"
+
+while read -r pattern; do
+	[[ -n $(git -C "$SRC_DIR" ls-files -- "$pattern" | head -1) ]] ||
+		die "MAINTAINERS-snippet's 'F: $pattern' matches no file of the series; fix the path"
+done < <(sed -n 's/^F:\t//p' "$snippet")
+
+# Sections follow the line "Maintainers List"; each starts with its title
+# after a blank line. Insert before the first title that sorts after ours.
+LC_ALL=C awk -v title="$title" -v snippet="$snippet" '
+	function insert() {
+		while ((getline l < snippet) > 0) print l
+		print ""
+		print $0 >"/dev/stderr"
+		done = 1
+	}
+	/^Maintainers List/ { in_list = 1 }
+	in_list && !done && prev == "" && /^[A-Z0-9]/ && $0 > title && !/^Maintainers List/ { insert() }
+	{ print; prev = $0 }
+	END { if (!done) exit 1 }
+' "$tmp/MAINTAINERS.base" >"$tmp/MAINTAINERS" 2>"$tmp/next" ||
+	die "found no place for '$title' in the base's MAINTAINERS"
+
+# Every file the series adds is the snippet's, or has a section of its own
+# in the base (mm/percpu*.c, LKDTM): the umbrellas (mm/, Documentation/,
+# selftests, the rest) do not count as one.
+umbrellas='^(THE REST|MEMORY MANAGEMENT|DOCUMENTATION|KERNEL SELFTEST FRAMEWORK|CHAR and MISC DRIVERS|NETWORKING .*)$'
+mapfile -t snippet_patterns < <(sed -n 's/^F:\t//p' "$snippet")
+snippet_files=$(git -C "$SRC_DIR" ls-files -- "${snippet_patterns[@]}")
+while read -r added; do
+	grep -qxF "$added" <<<"$snippet_files" && continue
+	sections=$(cd "$SRC_DIR" && ./scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" --no-git \
+		--no-git-fallback --roles --nol -f "$added" | sed -E 's/^[^(]*\([a-z]+://; s/\)$//' | sort -u)
+	grep -qvE "$umbrellas" <<<"$sections" ||
+		die "$added, which the series adds, has no MAINTAINERS section of its own; add 'F: $added' to MAINTAINERS-snippet"
+done < <(git -C "$SRC_DIR" diff --name-only --diff-filter=A base HEAD)
+
+# subsystem_addresses TAG: the addresses tests/maintainers-expected gives TAG.
+subsystem_addresses() {
+	awk -v tag="@$1" '$1 == tag { for (i = 2; i <= NF; i++) print $i; found = 1 }
+		END { exit !found }' "$expected" || die "tests/maintainers-expected has no subsystem @$1"
+}
+
+failed=0
+while read -r patch; do
+	number=${patch%%-*}
+	mapfile -t tags < <(awk -v n="$number" '$1 == n { for (i = 2; i <= NF; i++) print $i }' "$expected")
+	[[ ${#tags[@]} -gt 0 ]] || die "tests/maintainers-expected names no subsystem for $patch; add a line '$number <subsystem>...'"
+	# --no-fixes: Debian's tree has no history for a Fixes: tag's commit.
+	recipients=$(cd "$SRC_DIR" && ./scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" --no-git \
+		--no-git-fallback --no-rolestats --no-fixes "$QUEUE_DIR/patches/$patch")
+	missing=()
+	for tag in "${tags[@]}"; do
+		while read -r address; do
+			grep -qiF "<$address>" <<<"$recipients" || grep -qixF "$address" <<<"$recipients" ||
+				missing+=("$tag:$address")
+		done < <(subsystem_addresses "$tag")
+	done
+	if [[ ${#missing[@]} -gt 0 ]]; then
+		echo "FAIL: $patch does not reach ${missing[*]}"
+		failed=1
+	else
+		echo "ok: $patch reaches ${tags[*]} ($(grep -c . <<<"$recipients") recipients)"
+	fi
+done < <(series_patches)
+[[ $failed -eq 0 ]] || die "get_maintainer.pl misses expected recipients (above); fix MAINTAINERS-snippet or tests/maintainers-expected"
+echo "MAINTAINERS-snippet's '$title' goes in before '$(cat "$tmp/next")'; every patch reaches its subsystems"
