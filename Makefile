@@ -4,16 +4,18 @@ FLAVOR ?= preempt
 export FLAVOR
 export PIPELINE_START := $(shell date +%s)
 
-.PHONY: run test test-full bench docs deps base apply export kernel initramfs boot check clean
+.PHONY: run test test-full bench kunitpy docs deps base apply export kernel initramfs boot check clean
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
 test:		# every check that fits 75 minutes cold: scripts, queue, patches, bisect, x86 flavors
 	@scripts/test.sh
-test-full:	# make test plus what does not fit its budget: arm64, the size check
+test-full:	# make test plus what does not fit its budget: arm64, size, torture, kunit.py
 	@TEST_SET=full scripts/test.sh
 bench:		# netdevsim statistics load: base vs series, packets/s and lost updates
 	@scripts/bench.sh
+kunitpy:	# the series' KUnit suites through the tree's kunit.py and mm/tests/.kunitconfig
+	@scripts/check-kunitpy.sh
 docs:		# kernel-doc of the touched files, and the core-api book against the base's
 	@scripts/check-docs.sh
 deps:

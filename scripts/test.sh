@@ -4,7 +4,8 @@
 # all checks and the tests inside them (bats cases, KUnit cases, kselftests).
 #
 # TEST_SET=full (make test-full) adds what does not fit make test's time
-# budget: flavors whose file says "set=full" (arm64) and the size check.
+# budget: flavors whose file says "set=full" (arm64), the size check, the
+# torture test on base and series, and kunit.py with the series' .kunitconfig.
 # The README says which check goes where and why.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -70,6 +71,12 @@ check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
 check docs-kerneldoc-core-api-book "$scripts/check-docs.sh"
 check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
 [[ -z $full ]] || check size "$scripts/check-size.sh"
+# kunit.py writes a config of its own (the .kunitconfig over Kconfig's
+# defaults), so it is one more cold x86-64 build: make test-full.
+if [[ -n $full ]]; then
+	check kunitpy-mm-tests "$scripts/check-kunitpy.sh"
+	count_inner "$test_logs/kunitpy-mm-tests.log"
+fi
 # make test-full: the allocator torture test for a minute, in the flavors'
 # percpu kselftest and, through one round of make bench, on the base too.
 if [[ -n $full ]]; then
