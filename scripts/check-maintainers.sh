@@ -24,40 +24,25 @@ trap 'rm -rf "$tmp"' EXIT
 title=$(head -1 "$snippet")
 bad_line=$(tail -n +2 "$snippet" | grep -vnE '^[A-Z]:'$'\t''[^[:space:]]' || true)
 [[ -z $bad_line ]] || die "MAINTAINERS-snippet line $bad_line is not a 'X:<tab>value' field"
-git -C "$SRC_DIR" show base:MAINTAINERS >"$tmp/MAINTAINERS.base"
-grep -qxF "$title" "$tmp/MAINTAINERS.base" && die "the base's MAINTAINERS already has a section '$title'"
 
-while read -r pattern; do
-	[[ -n $(git -C "$SRC_DIR" ls-files -- "$pattern" | head -1) ]] ||
-		die "MAINTAINERS-snippet's 'F: $pattern' matches no file of the series; fix the path"
-done < <(sed -n 's/^F:\t//p' "$snippet")
-
-# Sections follow the line "Maintainers List"; each starts with its title
-# after a blank line. Insert before the first title that sorts after ours.
-LC_ALL=C awk -v title="$title" -v snippet="$snippet" '
-	function insert() {
-		while ((getline l < snippet) > 0) print l
-		print ""
-		print $0 >"/dev/stderr"
-		done = 1
-	}
-	/^Maintainers List/ { in_list = 1 }
-	in_list && !done && prev == "" && /^[A-Z0-9]/ && $0 > title && !/^Maintainers List/ { insert() }
-	{ print; prev = $0 }
-	END { if (!done) exit 1 }
-' "$tmp/MAINTAINERS.base" >"$tmp/MAINTAINERS" 2>"$tmp/next" ||
-	die "found no place for '$title' in the base's MAINTAINERS"
-
-# Every file the series adds is the snippet's, or has a section of its own
-# in the base (mm/percpu*.c, LKDTM): the umbrellas (mm/, Documentation/,
-# selftests, the rest) do not count as one.
-umbrellas='^(THE REST|MEMORY MANAGEMENT|DOCUMENTATION|KERNEL SELFTEST FRAMEWORK|CHAR and MISC DRIVERS|NETWORKING .*)$'
 mapfile -t snippet_patterns < <(sed -n 's/^F:\t//p' "$snippet")
 snippet_files=$(git -C "$SRC_DIR" ls-files -- "${snippet_patterns[@]}")
+for pattern in "${snippet_patterns[@]}"; do
+	grep -qE "^${pattern//./\\.}" <<<"$snippet_files" ||
+		die "MAINTAINERS-snippet's 'F: $pattern' matches no file of the series; fix the path"
+done
+
+next=$(maintainers_with_snippet "$tmp/MAINTAINERS")
+
+# Every file the series adds is the snippet's, or has a section of its own
+# in the base (mm/percpu*.c, LKDTM, HSR, netdevsim), if only a list (HSR
+# is orphaned): the umbrellas (mm/, Documentation/,
+# selftests, the rest) do not count as one.
+umbrellas='^(THE REST|MEMORY MANAGEMENT|DOCUMENTATION|KERNEL SELFTEST FRAMEWORK|CHAR and MISC DRIVERS|NETWORKING .*)$'
 while read -r added; do
 	grep -qxF "$added" <<<"$snippet_files" && continue
 	sections=$(cd "$SRC_DIR" && ./scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" --no-git \
-		--no-git-fallback --roles --nol -f "$added" | sed -E 's/^[^(]*\([a-z]+://; s/\)$//' | sort -u)
+		--no-git-fallback --roles -f "$added" | sed -nE 's/^[^(]*\([^:]*:(.*)\)$/\1/p' | sort -u)
 	grep -qvE "$umbrellas" <<<"$sections" ||
 		die "$added, which the series adds, has no MAINTAINERS section of its own; add 'F: $added' to MAINTAINERS-snippet"
 done < <(git -C "$SRC_DIR" diff --name-only --diff-filter=A base HEAD)
@@ -91,4 +76,4 @@ while read -r patch; do
 	fi
 done < <(series_patches)
 [[ $failed -eq 0 ]] || die "get_maintainer.pl misses expected recipients (above); fix MAINTAINERS-snippet or tests/maintainers-expected"
-echo "MAINTAINERS-snippet's '$title' goes in before '$(cat "$tmp/next")'; every patch reaches its subsystems"
+echo "MAINTAINERS-snippet's '$title' goes in before '$next'; every patch reaches its subsystems"

@@ -54,6 +54,76 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series"
 }
 
+# The postings the queue is sent as, from the banners in `series`:
+#   # posting: NAME [on=EARLIER-POSTING] [prefix=WORD[,WORD]]
+# heads the patches up to the next posting banner. on= names the posting
+# this one applies on top of (default: the base release); prefix= adds
+# subject prefixes ([PATCH net]). Prints one line per posting:
+# "NAME ON PREFIXES PATCH...", PREFIXES "-" when there are none. Dies on a
+# patch before the first banner, a repeated or unknown name, an unknown
+# key, an empty posting or one of more than 15 patches (netdev's limit,
+# and a fair one for any list).
+series_postings() {
+	local postings
+	postings=$(awk '
+		function fail(msg) { print "series line " NR ": " msg; bad = 1; exit 1 }
+		function flush() {
+			if (name == "") return
+			if (count == 0) fail("posting " name " has no patches")
+			if (count > 15) fail("posting " name " has " count " patches; split it (at most 15)")
+			print name, on, prefix, patches
+		}
+		/^# posting:/ {
+			flush()
+			name = $3; on = "base"; prefix = "-"; patches = ""; count = 0
+			if (name == "" || name !~ /^[a-z0-9][a-z0-9-]*$/) fail("a posting needs a name of a-z, 0-9 and -")
+			if (name in known) fail("posting " name " is named twice")
+			for (i = 4; i <= NF; i++) {
+				if ($i ~ /^on=/) on = substr($i, 4)
+				else if ($i ~ /^prefix=[^,]+(,[^,]+)*$/) prefix = substr($i, 8)
+				else fail("\"" $i "\" is not on=POSTING or prefix=WORD[,WORD]")
+			}
+			if (on != "base" && !(on in known)) fail("posting " name " is on " on ", which is not an earlier posting")
+			known[name] = 1
+			next
+		}
+		{ sub(/#.*/, ""); sub(/[[:space:]]+$/, "") }
+		$0 == "" { next }
+		{
+			if (name == "") fail($0 " comes before the first \"# posting:\" banner")
+			patches = patches (count ? " " : "") $0; count++
+		}
+		END { if (!bad) flush() }
+	' "$QUEUE_DIR/series") || die "${postings##*$'\n'}; fix the posting banners in series"
+	echo "$postings"
+}
+
+# maintainers_with_snippet OUT: the base's MAINTAINERS (from $SRC_DIR's
+# tag base) with MAINTAINERS-snippet inserted in alphabetical order, as a
+# maintainer would apply it, written to OUT; prints the title it went before.
+maintainers_with_snippet() {
+	local out=$1 snippet=$QUEUE_DIR/MAINTAINERS-snippet title
+	title=$(head -1 "$snippet")
+	git -C "$SRC_DIR" show base:MAINTAINERS >"$out.base"
+	! grep -qxF "$title" "$out.base" || die "the base's MAINTAINERS already has a section '$title'"
+	# Sections follow the line "Maintainers List"; each starts with its
+	# title after a blank line. Insert before the first title after ours.
+	LC_ALL=C awk -v title="$title" -v snippet="$snippet" -v next_title="$out.next" '
+		function insert() {
+			while ((getline l < snippet) > 0) print l
+			print ""
+			print $0 >next_title
+			done = 1
+		}
+		/^Maintainers List/ { in_list = 1 }
+		in_list && !done && prev == "" && /^[A-Z0-9]/ && $0 > title && !/^Maintainers List/ { insert() }
+		{ print; prev = $0 }
+		END { if (!done) exit 1 }
+	' "$out.base" >"$out" || die "found no place for '$title' in the base's MAINTAINERS"
+	cat "$out.next"
+	rm -f "$out.base" "$out.next"
+}
+
 # Kernel version of the tree in $1, e.g. 6.1.192.
 tree_version() {
 	local mk=$1/Makefile v p s
