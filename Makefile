@@ -4,7 +4,7 @@ FLAVOR ?= preempt
 export FLAVOR
 export PIPELINE_START := $(shell date +%s)
 
-.PHONY: run test test-full bench kunitpy docs deps base apply export kernel initramfs boot check clean
+.PHONY: run test test-full bench kunitpy docs send deps base apply export kernel initramfs boot check clean
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
@@ -18,6 +18,8 @@ kunitpy:	# the series' KUnit suites through the tree's kunit.py and mm/tests/.ku
 	@scripts/check-kunitpy.sh
 docs:		# kernel-doc of the touched files, and the core-api book against the base's
 	@scripts/check-docs.sh
+send:		# every posting as b4 mails, offline: build/outgoing/<posting>/*.eml
+	@scripts/send.sh
 deps:
 	@scripts/deps.sh
 base:

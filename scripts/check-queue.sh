@@ -1,5 +1,7 @@
 #!/bin/bash
-# `series` must name exactly the files in patches/, each once.
+# `series` must name exactly the files in patches/, each once, under
+# "# posting:" banners (lib.sh's series_postings), and each posting must
+# have its cover letter and expected recipients in tests/postings/.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -12,4 +14,17 @@ only_series=$(comm -23 <(echo "$listed") <(echo "$present") | tr '\n' ' ')
 only_dir=$(comm -13 <(echo "$listed") <(echo "$present") | tr '\n' ' ')
 [[ -z ${only_series// /} ]] || die "series names patches that do not exist: $only_series"
 [[ -z ${only_dir// /} ]] || die "patches/ holds files series does not name: $only_dir"
-echo "series names the $(wc -l <<<"$listed") patches in patches/"
+mapfile -t postings < <(series_postings | cut -d' ' -f1)
+for name in "${postings[@]}"; do
+	for file in cover recipients; do
+		[[ -s $QUEUE_DIR/tests/postings/$name/$file ]] ||
+			die "posting $name has no tests/postings/$name/$file; write it (README: Sending the series)"
+	done
+done
+for dir in "$QUEUE_DIR"/tests/postings/*/; do
+	[[ -d $dir ]] || continue
+	name=$(basename "$dir")
+	printf '%s\n' "${postings[@]}" | grep -qxF "$name" ||
+		die "tests/postings/$name belongs to no posting in series; remove it or add its banner"
+done
+echo "series names the $(wc -l <<<"$listed") patches in patches/, as ${#postings[@]} postings"

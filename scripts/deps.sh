@@ -19,7 +19,7 @@ packages=(
 	xz-utils git make gcc bc flex bison libelf-dev libssl-dev
 	cpio kmod file ccache qemu-system-x86 busybox-static python3 perl jq
 	bats shellcheck sparse rsync python3-ply python3-git
-	coreutils iproute2 libc6-dev python3-sphinx python3-yaml
+	coreutils iproute2 libc6-dev python3-sphinx python3-yaml b4
 )
 [[ -z $with_arm64 ]] || packages+=(gcc-aarch64-linux-gnu qemu-system-arm)
 missing=()

@@ -67,6 +67,7 @@ while read -r patch; do
 	check "checkpatch-${patch%.patch}" "$scripts/check-patch.sh" "$patch"
 done < <(series_patches)
 check maintainers-snippet-recipients "$scripts/check-maintainers.sh"
+check postings-b4-mails "$scripts/check-postings.sh"
 check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
 check docs-kerneldoc-core-api-book "$scripts/check-docs.sh"
 check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"

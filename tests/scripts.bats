@@ -585,3 +585,61 @@ fake_selftests() {
 	run "$SCRIPTS/summarize.sh" nothing-here
 	assert_one_error "no log or report for flavor nothing-here"
 }
+
+# postings_series LINE...: a series of these lines, each "@N" standing for
+# an (empty) patch file 000N-p.patch.
+postings_series() {
+	local line
+	mkdir -p "$QUEUE_DIR/patches"
+	: >"$QUEUE_DIR/series"
+	for line in "$@"; do
+		if [[ $line == @* ]]; then
+			echo "000${line#@}-p.patch" >>"$QUEUE_DIR/series"
+			touch "$QUEUE_DIR/patches/000${line#@}-p.patch"
+		else
+			echo "$line" >>"$QUEUE_DIR/series"
+		fi
+	done
+}
+
+@test "postings: banners give each posting its base, prefixes and patches" {
+	postings_series '# posting: one' '# topic' @1 '' '# posting: two on=one prefix=RFC,net' @2 @3
+	run bash -c ". '$SCRIPTS/lib.sh'; series_postings"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "one base - 0001-p.patch" ]
+	[ "${lines[1]}" = "two one RFC,net 0002-p.patch 0003-p.patch" ]
+}
+
+@test "postings: a patch before the first banner is one error" {
+	postings_series @1 '# posting: one' @2
+	run bash -c ". '$SCRIPTS/lib.sh'; series_postings"
+	assert_one_error "0001-p.patch comes before the first"
+}
+
+@test "postings: on= must name an earlier posting" {
+	postings_series '# posting: one on=two' @1 '# posting: two' @2
+	run bash -c ". '$SCRIPTS/lib.sh'; series_postings"
+	assert_one_error "not an earlier posting"
+}
+
+@test "postings: more than 15 patches in one posting is one error" {
+	postings_series '# posting: big'
+	for i in $(seq 10 25); do echo "00$i-p.patch" >>"$QUEUE_DIR/series"; done
+	run bash -c ". '$SCRIPTS/lib.sh'; series_postings"
+	assert_one_error "big has 16 patches; split it"
+}
+
+@test "check-queue: a posting without its cover letter is one error" {
+	postings_series '# posting: one' @1 '# posting: two' @2
+	mkdir -p "$QUEUE_DIR/tests/postings/one" "$QUEUE_DIR/tests/postings/two"
+	for f in cover recipients; do
+		echo x >"$QUEUE_DIR/tests/postings/one/$f"
+	done
+	echo x >"$QUEUE_DIR/tests/postings/two/recipients"
+	run "$SCRIPTS/check-queue.sh"
+	assert_one_error "posting two has no tests/postings/two/cover"
+	echo x >"$QUEUE_DIR/tests/postings/two/cover"
+	run "$SCRIPTS/check-queue.sh"
+	[ "$status" -eq 0 ]
+	[[ $output == *"as 2 postings" ]]
+}
