@@ -6,7 +6,7 @@
 # a "X:<tab>value" field, and each F: pattern must match a file of the
 # series. Every file the series adds must be the snippet's or have a
 # subsystem section of its own. Then scripts/get_maintainer.pl, with that MAINTAINERS, runs on
-# every patch of `series` as b4 runs it (no git history, no roles), and
+# every patch of `series` as make send runs it (no git history, no roles), and
 # each patch must reach the subsystems tests/maintainers-expected names
 # for it: every address of each subsystem must be among its recipients.
 set -euo pipefail
@@ -26,11 +26,11 @@ bad_line=$(tail -n +2 "$snippet" | grep -vnE '^[A-Z]:'$'\t''[^[:space:]]' || tru
 [[ -z $bad_line ]] || die "MAINTAINERS-snippet line $bad_line is not a 'X:<tab>value' field"
 
 mapfile -t snippet_patterns < <(sed -n 's/^F:\t//p' "$snippet")
-snippet_files=$(git -C "$SRC_DIR" ls-files -- "${snippet_patterns[@]}")
 for pattern in "${snippet_patterns[@]}"; do
-	grep -qE "^${pattern//./\\.}" <<<"$snippet_files" ||
+	[[ -n $(git -C "$SRC_DIR" ls-files -- "$pattern" | head -1) ]] ||
 		die "MAINTAINERS-snippet's 'F: $pattern' matches no file of the series; fix the path"
 done
+snippet_files=$(git -C "$SRC_DIR" ls-files -- "${snippet_patterns[@]}")
 
 next=$(maintainers_with_snippet "$tmp/MAINTAINERS")
 
@@ -58,9 +58,8 @@ while read -r patch; do
 	number=${patch%%-*}
 	mapfile -t tags < <(awk -v n="$number" '$1 == n { for (i = 2; i <= NF; i++) print $i }' "$expected")
 	[[ ${#tags[@]} -gt 0 ]] || die "tests/maintainers-expected names no subsystem for $patch; add a line '$number <subsystem>...'"
-	# --no-fixes: Debian's tree has no history for a Fixes: tag's commit.
-	recipients=$(cd "$SRC_DIR" && ./scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" --no-git \
-		--no-git-fallback --no-rolestats --no-fixes "$QUEUE_DIR/patches/$patch")
+	recipients=$(cd "$SRC_DIR" && ./scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" \
+		"${GET_MAINTAINER_ARGS[@]}" "$QUEUE_DIR/patches/$patch")
 	missing=()
 	for tag in "${tags[@]}"; do
 		while read -r address; do

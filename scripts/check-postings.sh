@@ -1,8 +1,12 @@
 #!/bin/bash
 # The postings as b4 writes them (make send) are what the queue holds:
-#   - each posting has its mails, a cover letter when it has more than one
-#     patch, "[PATCH <prefix> i/n]" subjects, and base-commit: and
-#     change-id: where b4 puts them (the cover, or a lone patch's notes);
+#   - each posting has one mail per patch, and a cover letter mail when it
+#     has more than one patch; the subjects are "[PATCH <prefix> i/n]";
+#     every mail is from the project's sender;
+#   - the first mail (the cover, or a lone patch with the cover's text
+#     below its ---) has the cover's subject and every line of its body,
+#     base-commit: naming the posting's start (the base, or the posting
+#     its on= names applied) and change-id:;
 #   - b4's recipients (To: and Cc: of the first mail) are the ones kept in
 #     tests/postings/<posting>/recipients;
 #   - the patch mails of all postings, applied in series order with git am
@@ -11,21 +15,21 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-outgoing=$BUILD_DIR/outgoing
-repo=$BUILD_DIR/outgoing-src
 kept=$QUEUE_DIR/tests/postings
 
 "$REPO_DIR/scripts/send.sh"
-mapfile -t postings < <(series_postings)
+list=$(series_postings)
+[[ -f $OUTGOING_DIR/postings ]] || die "make send wrote no $OUTGOING_DIR/postings; run 'make send' and see its errors"
 
-# mail_recipients MAIL: "To: Name <address>" and "Cc: ..." lines, one per
-# address, in the order the mail's headers give them.
-mail_recipients() {
+# mail_headers MAIL: "Subject: ...", "From: ..." and one "To: ..." or
+# "Cc: ..." line per address, unfolded, in the order of the headers.
+mail_headers() {
 	python3 - "$1" <<-'EOF'
 		import email, email.policy, email.utils, sys
 		with open(sys.argv[1], "rb") as f:
 		    msg = email.message_from_binary_file(f, policy=email.policy.compat32)
-		for field in ("To", "Cc"):
+		print("Subject: " + " ".join(str(msg["Subject"]).split()))
+		for field in ("From", "To", "Cc"):
 		    for name, address in email.utils.getaddresses(msg.get_all(field, [])):
 		        print(f"{field}: {email.utils.formataddr((name, address))}")
 	EOF
@@ -40,21 +44,24 @@ fail() {
 # expect_subject POSTING MAIL PREFIX: MAIL's subject starts with PREFIX.
 expect_subject() {
 	local subject
-	subject=$(sed -n '/^Subject:/{s/^Subject: //p;q}' "$2")
+	subject=$(mail_headers "$2" | sed -n 's/^Subject: //p')
 	[[ $subject == "$3 "* ]] || fail "$1: ${2##*/} has subject '$subject', not '$3 ...'"
 }
 
 mails=()
-for line in "${postings[@]}"; do
-	read -r name on prefixes patches <<<"$line"
+while read -r name on prefixes patches; do
 	count=$(wc -w <<<"$patches")
-	dir=$outgoing/$name
+	dir=$OUTGOING_DIR/$name
+	covers=$(( count > 1 ? 1 : 0 ))
 	mapfile -t patch_mails < <(find "$dir" -name '*.eml' ! -name '0000-*' | sort)
-	[[ ${#patch_mails[@]} -eq $count ]] || { fail "$name: ${#patch_mails[@]} patch mails, series has $count patches"; continue; }
+	total=$(find "$dir" -name '*.eml' | wc -l)
+	if [[ ${#patch_mails[@]} -ne $count || $total -ne $((count + covers)) ]]; then
+		fail "$name: $total mails, ${#patch_mails[@]} of them patches; series has $count patches"
+		continue
+	fi
 	mails+=("${patch_mails[@]}")
 	first=${patch_mails[0]}
-	[[ $count -eq 1 ]] || first=$(find "$dir" -name '0000-*.eml')
-	[[ -f $first ]] || { fail "$name: no cover letter mail (0000-*.eml)"; continue; }
+	[[ $covers -eq 0 ]] || first=$(find "$dir" -name '0000-*.eml')
 
 	prefix="PATCH"
 	[[ $prefixes == - ]] || prefix+=" ${prefixes//,/ }"
@@ -66,41 +73,54 @@ for line in "${postings[@]}"; do
 		for i in "${!patch_mails[@]}"; do
 			expect_subject "$name" "${patch_mails[i]}" "[$prefix $(printf '%0*d' ${#count} $((i + 1)))/$count]"
 		done
+		cover_subject=$(head -1 "$kept/$name/cover")
+		[[ $(mail_headers "$first" | sed -n 's/^Subject: //p') == *"] $cover_subject" ]] ||
+			fail "$name: the cover mail's subject is not '$cover_subject' (line 1 of $kept/$name/cover)"
 	fi
-	grep -qE '^base-commit: [0-9a-f]{40}$' "$first" || fail "$name: ${first##*/} has no base-commit:"
+	for mail in "$first" "${patch_mails[@]}"; do
+		[[ $(mail_headers "$mail" | sed -n 's/^From: //p') == "$PROJECT_SENDER" ]] ||
+			fail "$name: ${mail##*/} is not from $PROJECT_SENDER"
+	done
+	# The cover's body, but for the recipients' lines b4 takes as trailers.
+	missing=$(tail -n +3 "$kept/$name/cover" | grep -vE '^((To|Cc): |$)' | grep -vxFf "$first" || true)
+	[[ -z $missing ]] || fail "$name: ${first##*/} lacks these lines of its cover letter: $(head -3 <<<"$missing")"
+
+	read -r _ start _ < <(grep "^$name " "$OUTGOING_DIR/postings")
+	want=$(git -C "$SRC_DIR" rev-parse base)
+	[[ $on == base ]] || read -r _ _ want < <(grep "^$on " "$OUTGOING_DIR/postings")
+	[[ $start == "$want" ]] || fail "$name: make send started it at $start, not on ${on}'s $want"
+	grep -qxF "base-commit: $start" "$first" || fail "$name: ${first##*/} does not say base-commit: $start"
 	grep -qE '^change-id: [0-9]{8}-[a-z0-9-]+$' "$first" || fail "$name: ${first##*/} has no change-id:"
 
-	recipients=$(mail_recipients "$first")
-	[[ -f $kept/$name/recipients ]] || {
+	recipients=$(mail_headers "$first" | grep -E '^(To|Cc): ')
+	if [[ ! -f $kept/$name/recipients ]]; then
 		fail "$name has no $kept/$name/recipients; check b4's list in ${first##*/} and keep it there"
-		continue
-	}
-	if ! diff -u "$kept/$name/recipients" <(echo "$recipients") >"$LOG_DIR/recipients-$name.diff" 2>&1; then
-		cat "$LOG_DIR/recipients-$name.diff"
+	elif ! diff -u "$kept/$name/recipients" <(echo "$recipients"); then
 		fail "$name: b4's recipients differ from $kept/$name/recipients (diff above); fix MAINTAINERS-snippet or, if intended, update that file"
 	else
 		echo "ok: $name, $count patches on $on: $(grep -c '^To:' <<<"$recipients") To, $(grep -c '^Cc:' <<<"$recipients") Cc"
 	fi
-done
+done <<<"$list"
 [[ $failed -eq 0 ]] || die "the postings are not what the queue holds (above)"
 
-# The mails in series order onto base, then the queue itself onto base.
+# tree_of WHAT FILE...: the tree git am of the FILEs onto base gives, in
+# b4's repository (the script's own).
 tree_of() {
-	local name=$1 file
+	local what=$1 file
 	shift
-	git -C "$repo" checkout -q -f --detach base
+	git -C "$OUTGOING_REPO" checkout -q -f --detach base || die "$OUTGOING_REPO has no base; run 'make send'"
 	for file in "$@"; do
-		git -C "$repo" am -q --keep-cr "$file" >/dev/null 2>&1 || {
-			git -C "$repo" am --abort >/dev/null 2>&1 || true
-			die "${file##*/} of $name does not apply in series order onto base"
+		git -C "$OUTGOING_REPO" am -q --keep-cr "$file" >/dev/null 2>&1 || {
+			git -C "$OUTGOING_REPO" am --abort >/dev/null 2>&1 || true
+			die "${file##*/} of $what does not apply in series order onto base"
 		}
 	done
-	git -C "$repo" rev-parse 'HEAD^{tree}'
+	git -C "$OUTGOING_REPO" rev-parse 'HEAD^{tree}'
 }
 export GIT_COMMITTER_NAME="percpu series" GIT_COMMITTER_EMAIL="series@percpu.invalid"
 mailed=$(tree_of "the mails" "${mails[@]}")
 mapfile -t queue < <(series_patches | sed "s|^|$QUEUE_DIR/patches/|")
 queued=$(tree_of "the queue" "${queue[@]}")
-git -C "$repo" checkout -q -f --detach base
+git -C "$OUTGOING_REPO" checkout -q -f --detach base
 [[ $mailed == "$queued" ]] || die "the mails give tree $mailed, patches/ gives $queued; run 'make send' again"
-echo "${#postings[@]} postings, ${#mails[@]} patch mails: applied in order onto base they give patches/' tree $queued"
+echo "$(wc -l <<<"$list") postings, ${#mails[@]} patch mails: applied in order onto base they give patches/' tree $queued"

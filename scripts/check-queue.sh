@@ -14,17 +14,19 @@ only_series=$(comm -23 <(echo "$listed") <(echo "$present") | tr '\n' ' ')
 only_dir=$(comm -13 <(echo "$listed") <(echo "$present") | tr '\n' ' ')
 [[ -z ${only_series// /} ]] || die "series names patches that do not exist: $only_series"
 [[ -z ${only_dir// /} ]] || die "patches/ holds files series does not name: $only_dir"
-mapfile -t postings < <(series_postings | cut -d' ' -f1)
-for name in "${postings[@]}"; do
+list=$(series_postings)
+declare -A posting_names=()
+while read -r name _; do
+	posting_names[$name]=1
 	for file in cover recipients; do
 		[[ -s $QUEUE_DIR/tests/postings/$name/$file ]] ||
 			die "posting $name has no tests/postings/$name/$file; write it (README: Sending the series)"
 	done
-done
+done <<<"$list"
 for dir in "$QUEUE_DIR"/tests/postings/*/; do
 	[[ -d $dir ]] || continue
 	name=$(basename "$dir")
-	printf '%s\n' "${postings[@]}" | grep -qxF "$name" ||
+	[[ -n ${posting_names[$name]:-} ]] ||
 		die "tests/postings/$name belongs to no posting in series; remove it or add its banner"
 done
-echo "series names the $(wc -l <<<"$listed") patches in patches/, as ${#postings[@]} postings"
+echo "series names the $(wc -l <<<"$listed") patches in patches/, as ${#posting_names[@]} postings"

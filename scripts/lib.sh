@@ -98,13 +98,27 @@ series_postings() {
 	echo "$postings"
 }
 
+# get_maintainer.pl as the checks and b4 run it: no git history (Debian's
+# tree has one commit), no Fixes: lookups (their commits are not in it), no
+# roles; with the file lib.sh's maintainers_with_snippet writes.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+GET_MAINTAINER_ARGS=(--no-git --no-git-fallback --no-rolestats --no-fixes)
+# make send: b4's repository, its mails, and the identity the patches are
+# signed off with, which the dry-run mails come from.
+# shellcheck disable=SC2034 # used by send.sh and check-postings.sh
+OUTGOING_REPO=$BUILD_DIR/outgoing-src OUTGOING_DIR=$BUILD_DIR/outgoing
+# shellcheck disable=SC2034
+PROJECT_SENDER="Seed 1a85f44a maintainers <maintainers@users.noreply.a-seed-1a85f44a.example>"
+
 # maintainers_with_snippet OUT: the base's MAINTAINERS (from $SRC_DIR's
 # tag base) with MAINTAINERS-snippet inserted in alphabetical order, as a
 # maintainer would apply it, written to OUT; prints the title it went before.
 maintainers_with_snippet() {
 	local out=$1 snippet=$QUEUE_DIR/MAINTAINERS-snippet title
 	title=$(head -1 "$snippet")
-	git -C "$SRC_DIR" show base:MAINTAINERS >"$out.base"
+	[[ -f $snippet ]] || die "MAINTAINERS-snippet is missing; restore it from git"
+	git -C "$SRC_DIR" show base:MAINTAINERS >"$out.base" 2>/dev/null ||
+		die "the base in $SRC_DIR has no MAINTAINERS; run 'make base' again"
 	! grep -qxF "$title" "$out.base" || die "the base's MAINTAINERS already has a section '$title'"
 	# Sections follow the line "Maintainers List"; each starts with its
 	# title after a blank line. Insert before the first title after ours.
@@ -176,8 +190,16 @@ use_arch() {
 		# deps.sh unpacks Debian's busybox-static:arm64 here.
 		GUEST_BUSYBOX=$BUILD_DIR/busybox-arm64/bin/busybox
 		;;
+	i386)
+		# The host's gcc builds x86-32 (-m32) and qemu-system-x86 has
+		# qemu-system-i386; deps.sh unpacks busybox-static:i386 here.
+		KERNEL_ARCH=i386 CROSS_COMPILE='' KERNEL_IMAGE=arch/x86/boot/bzImage
+		QEMU_SYSTEM=qemu-system-i386 QEMU_PACKAGE=qemu-system-x86
+		QEMU_MACHINE=() GUEST_CONSOLE=ttyS0
+		GUEST_BUSYBOX=$BUILD_DIR/busybox-i386/bin/busybox
+		;;
 	*)
-		die "architecture '$1' is not supported; use x86_64 or arm64 in the flavor's arch= line"
+		die "architecture '$1' is not supported; use x86_64, i386 or arm64 in the flavor's arch= line"
 		;;
 	esac
 	export CROSS_COMPILE

@@ -3,61 +3,73 @@
 # build/outgoing/<posting>/*.eml, one directory per "# posting:" banner of
 # `series` (lib.sh's series_postings says what a banner holds).
 #
-# The work happens in a repository of its own, build/outgoing-src (a
-# clone of build/linux that shares its objects), so b4's branches and
-# rewrites never touch the user's tree. For each posting, in series order:
-#   - its patches are applied with git am onto its start: the base, or the
-#     tip of the posting its banner's on= names (commit dates are the
-#     author dates, so the same queue gives the same commits);
+# The work happens in a repository of the script's own, build/outgoing-src
+# (it borrows build/linux's objects, and holds only the base and b4's
+# branches), so b4's branches and rewrites never touch the user's tree.
+# For each posting, in series order:
+#   - its patches are applied with git am onto its start: the base, or
+#     the posting its banner's on= names, applied the same way (commit
+#     dates are the author dates, so the same queue gives the same start);
 #   - that branch, b4/<posting>, is enrolled with `b4 prep -e <start>`;
 #   - the cover letter is tests/postings/<posting>/cover (subject line,
 #     blank line, body) and the subject prefixes are the banner's prefix=;
 #   - `b4 prep --auto-to-cc` adds the recipients get_maintainer.pl gives,
 #     with MAINTAINERS-snippet inserted into the base's MAINTAINERS;
-#   - `b4 send -o build/outgoing/<posting> --no-sign` writes the mails.
-# Mails come from the identity that signs the patches off; README.md says
-# how a sender signs off and sends with their own.
+#   - `b4 send -o --no-sign` writes the mails.
+# build/outgoing/postings lists "<posting> <start> <tip>" for the checks.
+# The mails come from the identity that signs the patches off; README.md
+# says how a sender signs off and sends with their own.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-repo=$BUILD_DIR/outgoing-src
-outgoing=$BUILD_DIR/outgoing
+repo=$OUTGOING_REPO
 covers=$QUEUE_DIR/tests/postings
-sender_name="Seed 1a85f44a maintainers"
-sender_email="maintainers@users.noreply.a-seed-1a85f44a.example"
+log=$LOG_DIR/outgoing-b4.log
 
 command -v b4 >/dev/null || die "b4 not found; run 'make deps' (Debian's b4)"
+# What follows relies on b4 0.12's prep and send (bookworm's).
+[[ $(b4 --version 2>/dev/null) == 0.12.* ]] ||
+	warn "b4 $(b4 --version 2>/dev/null) is not the 0.12 this was written for; check the mails"
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base' first"
-mapfile -t postings < <(series_postings)
+list=$(series_postings)
 
-if [[ ! -d $repo/.git ]]; then
-	rm -rf "$repo"
-	git clone -q --shared --no-checkout "$SRC_DIR" "$repo"
-fi
-# A revision b4 really sent from here is tagged sent/...; re-enrolling
+# The repository is the script's: a run that did not finish (b4 killed
+# mid-rewrite) leaves no stamp, and the next run starts it afresh. A
+# revision b4 really sent from here is tagged sent/...; starting afresh
 # would lose its tracking, so such a repository is the user's to move.
-[[ -z $(git -C "$repo" tag -l 'sent/*') ]] ||
-	die "$repo holds postings b4 has sent (tags sent/*); fetch them into your own tree and remove $repo"
+if [[ -d $repo/.git ]] && [[ -n $(git -C "$repo" tag -l 'sent/*') ]]; then
+	die "$repo holds postings b4 has sent (tags sent/*); clone them into your own tree and remove $repo"
+fi
+if [[ ! -f $repo/.git/outgoing-complete ]]; then
+	rm -rf "$repo"
+	git init -q "$repo"
+	echo "$SRC_DIR/.git/objects" >"$repo/.git/objects/info/alternates"
+fi
+rm -f "$repo/.git/outgoing-complete"
 git -C "$repo" fetch -q --force "$SRC_DIR" 'refs/tags/base:refs/tags/base'
-git -C "$repo" am --abort >/dev/null 2>&1 || true
 git -C "$repo" checkout -q -f --detach base
+git -C "$repo" for-each-ref --format='delete %(refname)' refs/heads/b4/ | git -C "$repo" update-ref --stdin
 
-# b4 and git read their settings from these: the sender, the recipients'
-# commands (get_maintainer.pl as b4 runs it by default, without git
-# history or Fixes: lookups, which Debian's tree cannot answer), and an
-# SMTP server, without which b4 0.12 refuses even to write mails to -o.
-maintainers=$outgoing/MAINTAINERS
-mkdir -p "$outgoing"
+# Nothing of the user's may change the mails: no global or system git
+# config (an editor, sendemail.from, signing), no ~/.get_maintainer.conf.
+# b4 gets the sender, the cover (its editor copies the file in), the
+# recipients' commands, and an SMTP server, without which b4 0.12 will
+# not even write mails to -o.
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 HOME=$BUILD_DIR/outgoing-home
+mkdir -p "$HOME" "$LOG_DIR"
+maintainers=$repo/.git/outgoing-MAINTAINERS cover_copy=$repo/.git/outgoing-cover
 maintainers_with_snippet "$maintainers" >/dev/null
-get_maintainer="scripts/get_maintainer.pl --mpath $maintainers --no-git --no-git-fallback --no-rolestats --no-fixes"
+get_maintainer="scripts/get_maintainer.pl --mpath $(printf '%q' "$maintainers") ${GET_MAINTAINER_ARGS[*]}"
+sender_name=${PROJECT_SENDER% <*} sender_email=${PROJECT_SENDER##*<}
+sender_email=${sender_email%>}
 b4_settings=(
 	user.name "$sender_name"
 	user.email "$sender_email"
+	core.editor "cp $(printf '%q' "$cover_copy")"
 	sendemail.smtpserver /bin/false
 	b4.send-auto-to-cmd "$get_maintainer --nol"
 	b4.send-auto-cc-cmd "$get_maintainer --nom"
-	am.keepcr true
 )
 export GIT_CONFIG_COUNT=$((${#b4_settings[@]} / 2))
 for ((i = 0; i < GIT_CONFIG_COUNT; i++)); do
@@ -67,44 +79,47 @@ export GIT_COMMITTER_NAME=$sender_name GIT_COMMITTER_EMAIL=$sender_email
 
 # b4 must never wait for a terminal or an editor.
 b4_quiet() {
-	local log=$LOG_DIR/outgoing-b4.log
-	if ! timeout 300 b4 "$@" </dev/null >>"$log" 2>&1; then
-		tail -n 5 "$log" >&2
-		die "b4 $* failed in $repo (see $log); check the cover letter and b4's message above"
-	fi
+	echo "== b4 $*" >>"$log"
+	timeout 300 b4 "$@" </dev/null >>"$log" 2>&1 ||
+		die "b4 $* failed in $repo; see the end of $log"
 }
 
-mkdir -p "$LOG_DIR"
-: >"$LOG_DIR/outgoing-b4.log"
+: >"$log"
+new=$OUTGOING_DIR.new
+rm -rf "$new"
+mkdir -p "$new"
 declare -A tip=()
-for line in "${postings[@]}"; do
-	read -r name on prefixes patches <<<"$line"
-	cover=$covers/$name/cover
-	[[ -f $cover ]] || die "posting $name has no cover letter; write $cover (subject line, blank line, body)"
-	start=base
-	[[ $on == base ]] || start=${tip[$on]}
+while read -r name on prefixes patches; do
+	[[ -f $covers/$name/cover ]] || die "posting $name has no cover letter; write $covers/$name/cover"
+	start=$(git -C "$repo" rev-parse base) where="the base"
+	[[ $on == base ]] || start=${tip[$on]} where="posting $on"
 
 	git -C "$repo" checkout -q -f -B "b4/$name" "$start"
 	for patch in $patches; do
-		git -C "$repo" am -q --committer-date-is-author-date "$QUEUE_DIR/patches/$patch" >/dev/null 2>&1 || {
+		if ! git -C "$repo" am -q --committer-date-is-author-date "$QUEUE_DIR/patches/$patch" >>"$log" 2>&1; then
 			git -C "$repo" am --abort >/dev/null 2>&1 || true
-			die "$patch does not apply on top of posting ${on}; fix the on= of posting $name in series"
-		}
+			die "$patch does not apply onto $where; fix the on= of posting $name in series (see $log)"
+		fi
 	done
 	tip[$name]=$(git -C "$repo" rev-parse HEAD)
+	echo "$name $start ${tip[$name]}" >>"$new/postings"
 
+	cp "$covers/$name/cover" "$cover_copy"
 	(
 		cd "$repo"
 		b4_quiet prep -e "$start"
-		EDITOR="cp $cover" b4_quiet prep --edit-cover
+		b4_quiet prep --edit-cover
 		if [[ $prefixes != - ]]; then
 			read -ra prefix_words <<<"${prefixes//,/ }"
 			b4_quiet prep --set-prefixes "${prefix_words[@]}"
 		fi
 		b4_quiet prep --auto-to-cc
-		rm -rf "${outgoing:?}/$name"
-		b4_quiet send -o "$outgoing/$name" --no-sign
+		b4_quiet send -o "$new/$name" --no-sign
 	)
-	progress "send: posting $name, $(wc -w <<<"$patches") patches on ${on}: $(find "$outgoing/$name" -name '*.eml' | wc -l) mails in $outgoing/$name"
-done
+	progress "send: posting $name, $(wc -w <<<"$patches") patches on ${on}: $(find "$new/$name" -name '*.eml' | wc -l) mails"
+done <<<"$list"
 git -C "$repo" checkout -q -f --detach base
+touch "$repo/.git/outgoing-complete"
+rm -rf "$OUTGOING_DIR"
+mv "$new" "$OUTGOING_DIR"
+progress "send: the mails are in $OUTGOING_DIR/<posting>/"

@@ -528,7 +528,7 @@ fake_selftests() {
 	fake_apt
 	unset NO_INSTALL
 	export BUILD_DIR=$SCRATCH/fresh/build
-	run "$SCRIPTS/fetch-arm64-busybox.sh"
+	run "$SCRIPTS/fetch-guest-busybox.sh" arm64
 	[ "$status" -eq 0 ]
 	[ -x "$BUILD_DIR/busybox-arm64/bin/busybox" ]
 	grep -q 'APT::Architectures::=arm64' "$SCRATCH/apt.calls"
@@ -642,4 +642,10 @@ postings_series() {
 	run "$SCRIPTS/check-queue.sh"
 	[ "$status" -eq 0 ]
 	[[ $output == *"as 2 postings" ]]
+}
+
+@test "check-queue: a wrong posting banner stops it with one error" {
+	postings_series @1 '# posting: one' @2
+	run "$SCRIPTS/check-queue.sh"
+	assert_one_error "0001-p.patch comes before the first"
 }
