@@ -1,19 +1,23 @@
 #!/bin/bash
 # Install the Debian packages the pipeline and its checks need, when missing.
 # The x86-64 pipeline's always; with the argument "arm64" also the cross
-# compiler, QEMU for arm64 and the arm64 guest's busybox (make test-full).
+# compiler, QEMU for arm64 and the arm64 guest's busybox, with "i386" the
+# i386 guest's busybox (make test-full; the host's gcc and
+# qemu-system-x86 build and boot x86-32).
 # NO_INSTALL=1 only reports what is missing.
-# Usage: deps.sh [arm64]
+# Usage: deps.sh [arm64] [i386]
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-with_arm64=
-case ${1:-} in
-"") ;;
-arm64) with_arm64=1 ;;
-*) die "unknown argument '$1'; usage: deps.sh [arm64]" ;;
-esac
+with_arm64='' with_i386=''
+for arg in "$@"; do
+	case $arg in
+	arm64) with_arm64=1 ;;
+	i386) with_i386=1 ;;
+	*) die "unknown argument '$arg'; usage: deps.sh [arm64] [i386]" ;;
+	esac
+done
 
 packages=(
 	xz-utils git make gcc bc flex bison libelf-dev libssl-dev
@@ -40,4 +44,5 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 			die "apt-get install ${missing[*]} failed; run it by hand to see why"
 	fi
 fi
-[[ -z $with_arm64 ]] || "$REPO_DIR/scripts/fetch-arm64-busybox.sh"
+[[ -z $with_arm64 ]] || "$REPO_DIR/scripts/fetch-guest-busybox.sh" arm64
+[[ -z $with_i386 ]] || "$REPO_DIR/scripts/fetch-guest-busybox.sh" i386

@@ -4,7 +4,7 @@
 # all checks and the tests inside them (bats cases, KUnit cases, kselftests).
 #
 # TEST_SET=full (make test-full) adds what does not fit make test's time
-# budget: flavors whose file says "set=full" (arm64), the size check, the
+# budget: flavors whose file says "set=full" (arm64, i386), the size check, the
 # torture test on base and series, and kunit.py with the series' .kunitconfig.
 # The README says which check goes where and why.
 set -euo pipefail
@@ -55,7 +55,7 @@ full) full=1 ;;
 *) die "TEST_SET=${TEST_SET} is not known; leave it unset (make test) or use full (make test-full)" ;;
 esac
 
-check deps "$scripts/deps.sh" ${full:+arm64}
+check deps "$scripts/deps.sh" ${full:+arm64 i386}
 check shellcheck shellcheck "$scripts"/*.sh "$REPO_DIR/.ci/run"
 check base "$scripts/base.sh"
 check scripts-bats bats --tap "$REPO_DIR/tests"
