@@ -35,9 +35,9 @@ snippet_files=$(git -C "$SRC_DIR" ls-files -- "${snippet_patterns[@]}")
 next=$(maintainers_with_snippet "$tmp/MAINTAINERS")
 
 # Every file the series adds is the snippet's, or has a section of its own
-# in the base (mm/percpu*.c, LKDTM, HSR, netdevsim), if only a list (HSR
-# is orphaned): the umbrellas (mm/, Documentation/,
-# selftests, the rest) do not count as one.
+# in the base (mm/percpu*.c, LKDTM, HSR, netdevsim), even one with only a
+# list (HSR is orphaned); the umbrellas (mm/, Documentation/, selftests,
+# the rest) do not count as one.
 umbrellas='^(THE REST|MEMORY MANAGEMENT|DOCUMENTATION|KERNEL SELFTEST FRAMEWORK|CHAR and MISC DRIVERS|NETWORKING .*)$'
 while read -r added; do
 	grep -qxF "$added" <<<"$snippet_files" && continue

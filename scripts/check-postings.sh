@@ -41,11 +41,15 @@ fail() {
 	failed=1
 }
 
-# expect_subject POSTING MAIL PREFIX: MAIL's subject starts with PREFIX.
-expect_subject() {
+# check_mail POSTING MAIL PREFIX: MAIL's subject starts with PREFIX and it
+# comes from the project's sender. Leaves MAIL's headers in $headers.
+check_mail() {
 	local subject
-	subject=$(mail_headers "$2" | sed -n 's/^Subject: //p')
+	headers=$(mail_headers "$2")
+	subject=$(sed -n 's/^Subject: //p' <<<"$headers")
 	[[ $subject == "$3 "* ]] || fail "$1: ${2##*/} has subject '$subject', not '$3 ...'"
+	[[ $(sed -n 's/^From: //p' <<<"$headers") == "$PROJECT_SENDER" ]] ||
+		fail "$1: ${2##*/} is not from $PROJECT_SENDER"
 }
 
 mails=()
@@ -66,21 +70,17 @@ while read -r name on prefixes patches; do
 	prefix="PATCH"
 	[[ $prefixes == - ]] || prefix+=" ${prefixes//,/ }"
 	if [[ $count -eq 1 ]]; then
-		expect_subject "$name" "$first" "[$prefix]"
+		check_mail "$name" "$first" "[$prefix]"
 	else
 		# b4 pads the numbers to the width of the count: 01/13.
-		expect_subject "$name" "$first" "[$prefix $(printf '%0*d' ${#count} 0)/$count]"
 		for i in "${!patch_mails[@]}"; do
-			expect_subject "$name" "${patch_mails[i]}" "[$prefix $(printf '%0*d' ${#count} $((i + 1)))/$count]"
+			check_mail "$name" "${patch_mails[i]}" "[$prefix $(printf '%0*d' ${#count} $((i + 1)))/$count]"
 		done
+		check_mail "$name" "$first" "[$prefix $(printf '%0*d' ${#count} 0)/$count]"
 		cover_subject=$(head -1 "$kept/$name/cover")
-		[[ $(mail_headers "$first" | sed -n 's/^Subject: //p') == *"] $cover_subject" ]] ||
+		[[ $(sed -n 's/^Subject: //p' <<<"$headers") == *"] $cover_subject" ]] ||
 			fail "$name: the cover mail's subject is not '$cover_subject' (line 1 of $kept/$name/cover)"
 	fi
-	for mail in "$first" "${patch_mails[@]}"; do
-		[[ $(mail_headers "$mail" | sed -n 's/^From: //p') == "$PROJECT_SENDER" ]] ||
-			fail "$name: ${mail##*/} is not from $PROJECT_SENDER"
-	done
 	# The cover's body, but for the recipients' lines b4 takes as trailers.
 	missing=$(tail -n +3 "$kept/$name/cover" | grep -vE '^((To|Cc): |$)' | grep -vxFf "$first" || true)
 	[[ -z $missing ]] || fail "$name: ${first##*/} lacks these lines of its cover letter: $(head -3 <<<"$missing")"
@@ -92,7 +92,8 @@ while read -r name on prefixes patches; do
 	grep -qxF "base-commit: $start" "$first" || fail "$name: ${first##*/} does not say base-commit: $start"
 	grep -qE '^change-id: [0-9]{8}-[a-z0-9-]+$' "$first" || fail "$name: ${first##*/} has no change-id:"
 
-	recipients=$(mail_headers "$first" | grep -E '^(To|Cc): ')
+	# $headers are still the first mail's, which b4 addresses to all.
+	recipients=$(grep -E '^(To|Cc): ' <<<"$headers")
 	if [[ ! -f $kept/$name/recipients ]]; then
 		fail "$name has no $kept/$name/recipients; check b4's list in ${first##*/} and keep it there"
 	elif ! diff -u "$kept/$name/recipients" <(echo "$recipients"); then
