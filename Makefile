@@ -4,13 +4,13 @@ FLAVOR ?= preempt
 export FLAVOR
 export PIPELINE_START := $(shell date +%s)
 
-.PHONY: run test test-full bench kunitpy docs send deps base apply export kernel initramfs boot check clean
+.PHONY: run test test-full bench kunitpy docs cross send deps base apply export kernel initramfs boot check clean
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
 test:		# every check that fits 75 minutes cold: scripts, queue, patches, bisect, x86 flavors
 	@scripts/test.sh
-test-full:	# make test plus what does not fit its budget: arm64, size, torture, kunit.py
+test-full:	# make test plus what does not fit its budget: arm64, i386, size, cross builds, torture, kunit.py
 	@TEST_SET=full scripts/test.sh
 bench:		# netdevsim statistics load: base vs series, packets/s and lost updates
 	@scripts/bench.sh
@@ -18,6 +18,9 @@ kunitpy:	# the series' KUnit suites through the tree's kunit.py and mm/tests/.ku
 	@scripts/check-kunitpy.sh
 docs:		# kernel-doc of the touched files, and the core-api book against the base's
 	@scripts/check-docs.sh
+cross:		# DEBUG_PERCPU=y on x86-64, i386, arm64, riscv64, ppc64le, s390x, m68k (tinyconfig)
+	@scripts/deps.sh cross
+	@scripts/check-cross-builds.sh
 send:		# every posting as b4 mails, offline: build/outgoing/<posting>/*.eml
 	@scripts/send.sh
 deps:

@@ -15,6 +15,12 @@ install_dir=$BUILD_DIR/kselftest-$flavor
 objects_dir=$BUILD_DIR/kselftest-objects-$flavor
 log=$LOG_DIR/kselftest-$flavor.log
 arch=$(flavor_arch "$flavor")
+# A flavor whose file says "kselftests=none" boots without any.
+if [[ -z ${KSELFTEST_TARGETS:-} && $(flavor_field "$flavor" kselftests) == none ]]; then
+	rm -rf "$install_dir" "$objects_dir"
+	progress "kselftest: none for flavor $flavor"
+	exit 0
+fi
 # One test or target a line; "host-tools" tests only where the guest has them.
 entries=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${KSELFTEST_TARGETS:-$REPO_DIR/tests/kselftest-targets}" |
 	while read -r entry needs; do

@@ -75,6 +75,17 @@ if [[ -n $kconfig && -f $kconfig ]] && grep -q '^CONFIG_DEBUG_PERCPU=y' "$kconfi
 	! grep -q 'percpu: debug checks enabled' "$log"; then
 	problems+=("CONFIG_DEBUG_PERCPU is built in but the log lacks 'percpu: debug checks enabled'")
 fi
+# A flavor whose file says "tainted=N" must end its tests with exactly
+# those taint flags (262144, TAINT_TEST, is what KUnit always sets).
+want_taint=
+if [[ -f ${CONFIGS_DIR:-$REPO_DIR/configs}/flavors/$flavor ]]; then
+	want_taint=$(flavor_field "$flavor" tainted)
+fi
+if [[ -n $want_taint ]]; then
+	taint=$(sed -n 's/^percpu-guest: tainted \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	[[ $taint == "$want_taint" ]] ||
+		problems+=("the kernel ended tainted '${taint:-?}', not $want_taint; see Documentation/admin-guide/tainted-kernels.rst")
+fi
 # A PREEMPT_RT kernel says so in its version line.
 if [[ -n $kconfig && -f $kconfig ]] && grep -q '^CONFIG_PREEMPT_RT=y' "$kconfig" &&
 	! grep -qE '^(\[ *[0-9.]+\] )?Linux version .* PREEMPT_RT' "$log"; then

@@ -3,19 +3,21 @@
 # The x86-64 pipeline's always; with the argument "arm64" also the cross
 # compiler, QEMU for arm64 and the arm64 guest's busybox, with "i386" the
 # i386 guest's busybox (make test-full; the host's gcc and
-# qemu-system-x86 build and boot x86-32).
+# qemu-system-x86 build and boot x86-32), with "cross" the cross compilers
+# of the cross-architecture build check (check-cross-builds.sh).
 # NO_INSTALL=1 only reports what is missing.
-# Usage: deps.sh [arm64] [i386]
+# Usage: deps.sh [arm64] [i386] [cross]
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-with_arm64='' with_i386=''
+with_arm64='' with_i386='' with_cross=''
 for arg in "$@"; do
 	case $arg in
 	arm64) with_arm64=1 ;;
 	i386) with_i386=1 ;;
-	*) die "unknown argument '$arg'; usage: deps.sh [arm64] [i386]" ;;
+	cross) with_cross=1 ;;
+	*) die "unknown argument '$arg'; usage: deps.sh [arm64] [i386] [cross]" ;;
 	esac
 done
 
@@ -26,6 +28,8 @@ packages=(
 	coreutils iproute2 libc6-dev python3-sphinx python3-yaml b4
 )
 [[ -z $with_arm64 ]] || packages+=(gcc-aarch64-linux-gnu qemu-system-arm)
+[[ -z $with_cross ]] || packages+=(gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
+	gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-m68k-linux-gnu)
 missing=()
 for pkg in "${packages[@]}"; do
 	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)

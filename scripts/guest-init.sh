@@ -55,6 +55,29 @@ fi
 # What make bench packs beside the tests (make-initramfs.sh's GUEST_PAYLOAD).
 [ -x /payload/run ] && /payload/run
 
+# A second run of the named KUnit suites (percpu_guest_kunit_rerun=a,b on
+# the kernel command line), as a developer reruns a suite through debugfs:
+# it must pass again in the same boot. The console's log level is lowered
+# meanwhile, so that only the results file, one KTAP document per suite,
+# reaches the log; a panic (panic_on_warn) still would.
+if [ -n "${percpu_guest_kunit_rerun:-}" ]; then
+	level=$(cut -f1 /proc/sys/kernel/printk)
+	for suite in $(echo "$percpu_guest_kunit_rerun" | tr , ' '); do
+		if [ -e "/sys/kernel/debug/kunit/$suite/run" ]; then
+			echo 1 >/proc/sys/kernel/printk
+			echo run >"/sys/kernel/debug/kunit/$suite/run"
+			echo "$level" >/proc/sys/kernel/printk
+			echo "percpu-guest: second run of KUnit suite $suite:"
+			cat "/sys/kernel/debug/kunit/$suite/results"
+		else
+			echo "percpu-guest: no KUnit suite $suite in debugfs to run again"
+		fi
+	done
+fi
+
+# Every taint flag the tests left, for check-log.sh to compare.
+echo "percpu-guest: tainted $(cat /proc/sys/kernel/tainted)"
+
 # The host checks for this line: without it the guest died or hung.
 echo "percpu-guest: done"
 reboot -f

@@ -5,7 +5,8 @@
 #
 # TEST_SET=full (make test-full) adds what does not fit make test's time
 # budget: flavors whose file says "set=full" (arm64, i386), the size check, the
-# torture test on base and series, and kunit.py with the series' .kunitconfig.
+# cross-architecture builds, the torture test on base and series, and
+# kunit.py with the series' .kunitconfig.
 # The README says which check goes where and why.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -55,7 +56,7 @@ full) full=1 ;;
 *) die "TEST_SET=${TEST_SET} is not known; leave it unset (make test) or use full (make test-full)" ;;
 esac
 
-check deps "$scripts/deps.sh" ${full:+arm64 i386}
+check deps "$scripts/deps.sh" ${full:+arm64 i386 cross}
 check shellcheck shellcheck "$scripts"/*.sh "$REPO_DIR/.ci/run"
 check base "$scripts/base.sh"
 check scripts-bats bats --tap "$REPO_DIR/tests"
@@ -72,6 +73,8 @@ check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
 check docs-kerneldoc-core-api-book "$scripts/check-docs.sh"
 check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
 [[ -z $full ]] || check size "$scripts/check-size.sh"
+# CONFIG_DEBUG_PERCPU on seven architectures, as 0-day would build it.
+[[ -z $full ]] || check cross-arch-builds "$scripts/check-cross-builds.sh"
 # kunit.py writes a config of its own (the .kunitconfig over Kconfig's
 # defaults), so it is one more cold x86-64 build: make test-full.
 if [[ -n $full ]]; then

@@ -418,6 +418,19 @@ use_real_tree() {
 	assert_one_error "1 kselftest(s) failed"
 }
 
+@test "check-log: a flavor's kernel must end with the taint flags it names" {
+	use_real_tree
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors"
+	printf 'tainted=262144\n' >"$CONFIGS_DIR/flavors/fake"
+	sed -i '/percpu-guest: done/i percpu-guest: tainted 262656' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "the kernel ended tainted '262656', not 262144"
+	sed -i 's/^percpu-guest: tainted 262656$/percpu-guest: tainted 262144/' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+}
+
 @test "check-log: a failed kselftest's failed cases are shown" {
 	use_real_tree
 	sed -i '/percpu-guest: done/i # selftests: percpu: percpu_debug.sh\n# ok 1 first case\n# not ok 2 second case\n# # got 3, expected 4\nnot ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
@@ -453,6 +466,23 @@ fake_selftests() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"lkdtm:PERCPU_FREE_DOUBLE.sh needs the host's tools"* ]]
 	[ "$(cat "$BUILD_DIR/kselftest-a64/kselftest-args")" = "-c percpu -t drivers/net/netdevsim:percpu-stats.sh " ]
+}
+
+@test "kselftest: a flavor with kselftests=none gets none" {
+	make_git_tree "$SRC_DIR"
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kselftest-quiet"
+	printf 'kernel=preempt\nkselftests=none\n' >"$CONFIGS_DIR/flavors/quiet"
+	run "$SCRIPTS/build-kselftest.sh" quiet
+	[ "$status" -eq 0 ]
+	[ ! -e "$BUILD_DIR/kselftest-quiet" ]
+}
+
+@test "cross builds: an unknown target is one error naming the known ones" {
+	make_git_tree "$SRC_DIR"
+	touch "$SRC_DIR/mm/percpu-debug.c"
+	run "$SCRIPTS/check-cross-builds.sh" sparc
+	assert_one_error "unknown target 'sparc'; use: x86_64 i386 arm64 riscv64 ppc64le s390x m68k"
 }
 
 @test "kselftest: a single test its target does not install is named" {
