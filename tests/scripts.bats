@@ -431,6 +431,13 @@ use_real_tree() {
 	[ "$status" -eq 0 ]
 }
 
+@test "check-log: a suite the flavor runs twice that is not in debugfs fails the boot" {
+	use_real_tree
+	sed -i '/percpu-guest: done/i percpu-guest: no KUnit suite percpu in debugfs to run again' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "KUnit suites the flavor runs twice were not in debugfs"
+}
+
 @test "check-log: a failed kselftest's failed cases are shown" {
 	use_real_tree
 	sed -i '/percpu-guest: done/i # selftests: percpu: percpu_debug.sh\n# ok 1 first case\n# not ok 2 second case\n# # got 3, expected 4\nnot ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
