@@ -4,14 +4,19 @@ FLAVOR ?= preempt
 export FLAVOR
 export PIPELINE_START := $(shell date +%s)
 
-.PHONY: run test test-full bench kunitpy docs cross send deps base apply export kernel initramfs boot check clean
+.PHONY: run test test-full test-extra cpu-hole bench kunitpy docs cross send deps base apply export kernel initramfs boot check clean
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
 test:		# every check that fits 75 minutes cold: scripts, queue, patches, bisect, x86 flavors
 	@scripts/test.sh
-test-full:	# make test plus what does not fit its budget: arm64, i386, size, cross builds, torture, kunit.py
+test-full:	# make test plus what does not fit its budget: arm64, i386, size, cross builds, CPU hole, torture, kunit.py
 	@TEST_SET=full scripts/test.sh
+test-extra:	# what fits neither budget, alone: x86_64_defconfig's size with CONFIG_DEBUG_PERCPU
+	@TEST_SET=extra scripts/test.sh
+cpu-hole:	# the BPF and perf fixes on arm64 with a hole in cpu_possible_mask: base, then fixes
+	@scripts/deps.sh arm64
+	@scripts/check-cpu-hole.sh
 bench:		# netdevsim statistics load: base vs series, packets/s and lost updates
 	@scripts/bench.sh
 kunitpy:	# the series' KUnit suites through the tree's kunit.py and mm/tests/.kunitconfig

@@ -75,6 +75,8 @@ say() { echo "$@"; echo "$@" >&3; }
 say "== size: vmlinux code (text symbols), preempt flavor without test suites =="
 say "base $base_text bytes; series $off_text ($((off_text - base_text)) bytes)"
 say "series with CONFIG_DEBUG_PERCPU built in (off by default): $debug_text ($((debug_text - off_text)) bytes over the series without it)"
+say "$("$REPO_DIR/scripts/size-table.sh" "base=$BUILD_DIR/kernel-size-base/vmlinux" \
+	"series=$BUILD_DIR/kernel-size-off/vmlinux" "series+DEBUG_PERCPU=$BUILD_DIR/kernel-size-debug/vmlinux")"
 for fn in "${hot_functions[@]}"; do
 	before=$(disassembly size-base "$fn")
 	after=$(disassembly size-off "$fn")

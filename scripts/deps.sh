@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install the Debian packages the pipeline and its checks need, when missing.
 # The x86-64 pipeline's always; with the argument "arm64" also the cross
-# compiler, QEMU for arm64 and the arm64 guest's busybox, with "i386" the
+# compiler, its C library, QEMU for arm64, dtc and the arm64 guest's busybox, with "i386" the
 # i386 guest's busybox (make test-full; the host's gcc and
 # qemu-system-x86 build and boot x86-32), with "cross" the cross compilers
 # of the cross-architecture build check (check-cross-builds.sh).
@@ -27,7 +27,10 @@ packages=(
 	bats shellcheck sparse rsync python3-ply python3-git
 	coreutils iproute2 libc6-dev python3-sphinx python3-yaml b4
 )
-[[ -z $with_arm64 ]] || packages+=(gcc-aarch64-linux-gnu qemu-system-arm)
+# The arm64 C library and dtc: the static guest program of the CPU-hole
+# check (check-cpu-hole.sh) and the device tree it edits.
+[[ -z $with_arm64 ]] || packages+=(gcc-aarch64-linux-gnu qemu-system-arm libc6-dev-arm64-cross
+	device-tree-compiler)
 [[ -z $with_cross ]] || packages+=(gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 	gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-m68k-linux-gnu)
 missing=()
