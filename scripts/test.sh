@@ -9,7 +9,8 @@
 # hole in cpu_possible_mask, the torture test on base and series, and
 # kunit.py with the series' .kunitconfig.
 # TEST_SET=extra (make test-extra) runs only what fits neither budget: the
-# size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU.
+# size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU, and
+# free_percpu()'s interrupts-off time against the number of chunks.
 # The README says which check goes where and why.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -70,6 +71,7 @@ if [[ -n $extra ]]; then
 	check base "$scripts/base.sh"
 	check apply "$scripts/apply.sh"
 	check size-x86_64_defconfig "$scripts/check-size-defconfig.sh"
+	check free-percpu-irqsoff-scaling "$scripts/measure-free-irqsoff.sh"
 	totals
 	exit
 fi

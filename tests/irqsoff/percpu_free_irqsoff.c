@@ -8,13 +8,15 @@
  *                that the allocator must create chunks; kept until unload
  *   probe_alloc  write N: allocate N areas of 8 bytes
  *   probe_free   write N: free the N areas allocated last by probe_alloc,
- *                one free_percpu() each
- * The irqsoff tracer, reset before each probe_free, then holds the longest
- * interrupts-off section of that free.
+ *                one free_percpu() each, with tracing on around each
+ * User space resets the irqsoff tracer's maximum before each probe_free, so that the maximum then is the longest
+ * interrupts-off section while free_percpu() ran: its own, unless an
+ * interrupt of the other CPU took longer (the trace's stack tells).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -45,10 +47,17 @@ static int push_areas(struct area_stack *stack, size_t size, unsigned int n)
 	return 0;
 }
 
-static void pop_areas(struct area_stack *stack, unsigned int n)
+static void pop_areas(struct area_stack *stack, unsigned int n, bool traced)
 {
-	while (n-- && stack->nr)
-		free_percpu(stack->areas[--stack->nr]);
+	while (n-- && stack->nr) {
+		void __percpu *area = stack->areas[--stack->nr];
+
+		if (traced)
+			tracing_on();
+		free_percpu(area);
+		if (traced)
+			tracing_off();
+	}
 }
 
 static int fill_set(void *data, u64 n)
@@ -73,8 +82,14 @@ static int probe_alloc_set(void *data, u64 n)
 
 static int probe_free_set(void *data, u64 n)
 {
+	/*
+	 * tracing_off() stops the ring buffer, not the tracer, which only
+	 * writing tracing_on stops: user space leaves that on, and nothing
+	 * is recorded here but while free_percpu() runs.
+	 */
+	tracing_off();
 	mutex_lock(&areas_lock);
-	pop_areas(&probes, n);
+	pop_areas(&probes, n, true);
 	mutex_unlock(&areas_lock);
 	return 0;
 }
@@ -103,8 +118,8 @@ module_init(percpu_free_irqsoff_init);
 static void __exit percpu_free_irqsoff_exit(void)
 {
 	debugfs_remove_recursive(dir);
-	pop_areas(&probes, probes.nr);
-	pop_areas(&fill, fill.nr);
+	pop_areas(&probes, probes.nr, false);
+	pop_areas(&fill, fill.nr, false);
 	kvfree(fill.areas);
 	kvfree(probes.areas);
 }
