@@ -686,3 +686,22 @@ postings_series() {
 	run "$SCRIPTS/check-queue.sh"
 	assert_one_error "0001-p.patch comes before the first"
 }
+
+# image_object FILE CODE BUG: an object with CODE bytes of text and a bug
+# table of BUG bytes between the linker script's bounds.
+image_object() {
+	printf '%s\n' '.text' '.globl f' '.type f, @function' 'f:' ".fill $2, 1, 0x90" ".size f, $2" \
+		'.data' '.globl __start___bug_table' '__start___bug_table:' ".fill $3, 1, 0" \
+		'.globl __stop___bug_table' '__stop___bug_table:' | as -o "$1" -
+}
+
+@test "size-table: each image's code and tables, and the growth over the first" {
+	image_object "$SCRATCH/a.o" 100 24
+	image_object "$SCRATCH/b.o" 150 48
+	run "$SCRIPTS/size-table.sh" "base=$SCRATCH/a.o" "series=$SCRATCH/b.o"
+	[ "$status" -eq 0 ]
+	[[ ${lines[2]} == "| base | 100 | 24 | 0 | 0 |" ]]
+	[[ ${lines[3]} == "| series | 150 (+50, +50.00%) | 48 (+24) | 0 (+0) | 0 (+0) |" ]]
+	run "$SCRIPTS/size-table.sh" "base=$SCRATCH/missing.o"
+	assert_one_error "missing.o is missing; build it first"
+}
