@@ -4,10 +4,11 @@
 # the validation must take constant time under pcpu_lock. Builds the
 # flavor irqsoff (the irqsoff tracer, one cold build) and
 # tests/irqsoff/percpu_free_irqsoff.c against it, boots it once with the
-# checks on and once off, and prints per chunk count (1, 64, 512) the
-# median and the largest interrupts-off section of single free_percpu()
-# calls. QEMU TCG: the scaling counts, not the microseconds. Fails when a
-# boot gives no figure; it sets no limit. make test-extra.
+# checks on and once off, and prints per chunk count (2, 64 and 512: the
+# first chunk and dynamic ones) the median and the longest pcpu_lock
+# section of single free_percpu() calls of 32 KiB areas, which live in
+# dynamic chunks. QEMU TCG: the scaling counts, not the microseconds.
+# Fails when a boot gives no figure; it sets no limit. make test-extra.
 # Report: build/logs/free-irqsoff.report.
 set -euo pipefail
 # shellcheck source=lib.sh

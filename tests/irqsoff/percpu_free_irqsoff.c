@@ -6,7 +6,10 @@
  * request, through debugfs (percpu_free_irqsoff/):
  *   fill         write N: allocate N areas of 32 KiB, the largest size, so
  *                that the allocator must create chunks; kept until unload
- *   probe_alloc  write N: allocate N areas of 8 bytes
+ *   probe_alloc  write N: allocate N areas of 32 KiB too: too large for the
+ *                first chunk's dynamic part and for any per-CPU cache of
+ *                small areas, so each free looks its chunk up among the
+ *                dynamic ones and frees it under pcpu_lock
  *   probe_free   write N: free the N areas allocated last by probe_alloc,
  *                one free_percpu() each, with tracing on around each
  * User space resets the irqsoff tracer's maximum before each probe_free, so that the maximum then is the longest
@@ -75,7 +78,7 @@ static int probe_alloc_set(void *data, u64 n)
 	int ret;
 
 	mutex_lock(&areas_lock);
-	ret = push_areas(&probes, sizeof(long), n);
+	ret = push_areas(&probes, FILL_SIZE, n);
 	mutex_unlock(&areas_lock);
 	return ret;
 }
