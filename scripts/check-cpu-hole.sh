@@ -28,12 +28,8 @@ command -v "$QEMU_SYSTEM" >/dev/null || die "$QEMU_SYSTEM not found; run 'script
 [[ -f /usr/aarch64-linux-gnu/lib/libc.a ]] || die "the arm64 C library is missing; run 'scripts/deps.sh arm64'"
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 
-# The fixes are the patches of the postings bpf and perf, which come first
-# in series: the commit of their last patch in the applied tree.
-fix_count=$(series_postings | awk '$1 == "bpf" || $1 == "perf" { n += NF - 3 } END { print n + 0 }')
-[[ $fix_count -gt 0 ]] || die "series has no posting bpf or perf; check-cpu-hole.sh shows their fixes"
-fixes=$(git -C "$SRC_DIR" rev-list --reverse base..HEAD | sed -n "${fix_count}p")
-[[ -n $fixes ]] || die "the applied tree has fewer than $fix_count patches; run 'make apply'"
+# The fixes are the postings bpf and perf, which come first in series.
+fixes=$(posting_end_commit perf)
 if [[ ! -d $worktree ]]; then
 	git -C "$SRC_DIR" worktree prune
 	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base

@@ -1,7 +1,7 @@
 #!/bin/bash
 # What CONFIG_DEBUG_PERCPU costs a distribution-like kernel: x86_64_defconfig
-# of the base against the series with the option built in and off by
-# default (debug-percpu.config, debug-percpu-by-param.config), as the code
+# of the base against the end of the debug posting (the mainline fixes
+# before it included) with the option built in and off by default (debug-percpu.config, debug-percpu-by-param.config), as the code
 # bytes, __bug_table, __jump_table and .data..once (size-table.sh). Two cold
 # defconfig builds, about 50 minutes here: make test-extra. Writes
 # build/logs/size-defconfig.report. It measures; it sets no limit (the size
@@ -18,7 +18,7 @@ report=$LOG_DIR/size-defconfig.report
 configs=${CONFIGS_DIR:-$REPO_DIR/configs}
 
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
-series_tip=$(git -C "$SRC_DIR" rev-parse HEAD)
+debug_end=$(posting_end_commit debug)
 if [[ ! -d $worktree ]]; then
 	git -C "$SRC_DIR" worktree prune
 	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
@@ -45,13 +45,13 @@ build_defconfig() {
 }
 
 build_defconfig base defconfig-base
-build_defconfig "$series_tip" defconfig-debug "$configs/debug-percpu.config" "$configs/debug-percpu-by-param.config"
+build_defconfig "$debug_end" defconfig-debug "$configs/debug-percpu.config" "$configs/debug-percpu-by-param.config"
 grep -q '^CONFIG_DEBUG_PERCPU=y' "$BUILD_DIR/kernel-defconfig-debug/.config" ||
 	die "Kconfig dropped CONFIG_DEBUG_PERCPU from the defconfig build; see $LOG_DIR/build-defconfig-debug.log"
 git -C "$worktree" checkout -q --detach base
 
 {
-	echo "== size: x86_64_defconfig, base against the series with CONFIG_DEBUG_PERCPU built in, off by default =="
+	echo "== size: x86_64_defconfig, base against the debug posting with CONFIG_DEBUG_PERCPU built in, off by default =="
 	"$REPO_DIR/scripts/size-table.sh" "base=$BUILD_DIR/kernel-defconfig-base/vmlinux" \
-		"series+DEBUG_PERCPU=$BUILD_DIR/kernel-defconfig-debug/vmlinux"
+		"debug-posting+DEBUG_PERCPU=$BUILD_DIR/kernel-defconfig-debug/vmlinux"
 } | tee "$report"

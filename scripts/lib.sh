@@ -98,6 +98,19 @@ series_postings() {
 	echo "$postings"
 }
 
+# posting_end_commit NAME: the commit of the applied tree ($SRC_DIR) that
+# ends posting NAME of series, its patches and those of every posting
+# before it applied.
+posting_end_commit() {
+	local count commit
+	count=$(series_postings | awk -v name="$1" '{ n += NF - 3 } $1 == name { print n; found = 1; exit }
+		END { if (!found) print 0 }')
+	[[ $count -gt 0 ]] || die "series has no posting $1"
+	commit=$(git -C "$SRC_DIR" rev-list --reverse base..HEAD | sed -n "${count}p")
+	[[ -n $commit ]] || die "the applied tree has fewer than $count patches; run 'make apply'"
+	echo "$commit"
+}
+
 # get_maintainer.pl as the checks and b4 run it: no git history (Debian's
 # tree has one commit), no Fixes: lookups (their commits are not in it), no
 # roles; with the file lib.sh's maintainers_with_snippet writes.
