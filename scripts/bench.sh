@@ -51,10 +51,7 @@ for workload in "${workloads[@]}"; do
 	[[ -f $SRC_DIR/tools/testing/selftests/${test/://} ]] ||
 		die "$SRC_DIR has no ${test/://}; run 'make apply' first"
 done
-if [[ ! -d $worktree ]]; then
-	git -C "$SRC_DIR" worktree prune
-	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
-fi
+base_worktree "$worktree"
 git -C "$worktree" checkout -q --detach base
 
 rm -rf "$configs"

@@ -25,10 +25,7 @@ mkdir -p "$passed_dir" "$LOG_DIR/bisect"
 sparse=$("$REPO_DIR/scripts/fetch-sparse.sh")
 
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
-if [[ ! -d $worktree ]]; then
-	git -C "$SRC_DIR" worktree prune
-	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
-fi
+base_worktree "$worktree"
 
 # Compile the objects given at the worktree's commit with W=1 and sparse;
 # print their warnings without line numbers, so that moved code compares

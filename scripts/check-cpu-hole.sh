@@ -30,10 +30,7 @@ git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_
 
 # The fixes are the postings bpf and perf, which come first in series.
 fixes=$(posting_end_commit perf)
-if [[ ! -d $worktree ]]; then
-	git -C "$SRC_DIR" worktree prune
-	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
-fi
+base_worktree "$worktree"
 rm -rf "$work"
 mkdir -p "$work" "$LOG_DIR"
 

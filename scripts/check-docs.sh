@@ -24,10 +24,7 @@ kerneldoc=
 [[ ${#touched[@]} -eq 0 ]] || kerneldoc=$(cd "$SRC_DIR" && scripts/kernel-doc -none "${touched[@]}" 2>&1)
 [[ -z $kerneldoc ]] || { echo "$kerneldoc"; die "kernel-doc warns on files the series touches; fix their comments"; }
 
-if [[ ! -d $worktree ]]; then
-	git -C "$SRC_DIR" worktree prune
-	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
-fi
+base_worktree "$worktree"
 git -C "$worktree" checkout -q --detach base
 
 # core_api_warnings SRC OUT: build the core-api book of SRC into OUT and

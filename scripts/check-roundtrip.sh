@@ -10,10 +10,7 @@ set -euo pipefail
 worktree=$BUILD_DIR/roundtrip-src
 branch=percpu-roundtrip-check
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base' first"
-if [[ ! -d $worktree ]]; then
-	git -C "$SRC_DIR" worktree prune
-	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
-fi
+base_worktree "$worktree"
 git -C "$worktree" checkout -q --detach base
 git -C "$worktree" branch -q -D "$branch" 2>/dev/null || true
 KERNEL_TREE=$worktree SERIES_BRANCH=$branch "$REPO_DIR/scripts/apply.sh"

@@ -19,10 +19,7 @@ configs=${CONFIGS_DIR:-$REPO_DIR/configs}
 
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 debug_end=$(posting_end_commit debug)
-if [[ ! -d $worktree ]]; then
-	git -C "$SRC_DIR" worktree prune
-	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
-fi
+base_worktree "$worktree"
 mkdir -p "$LOG_DIR" "$CCACHE_DIR"
 export KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000"
 export KBUILD_BUILD_USER=percpu KBUILD_BUILD_HOST=series

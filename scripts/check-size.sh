@@ -25,10 +25,7 @@ report=$LOG_DIR/size.report
 
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 debug_end=$(posting_end_commit debug)
-if [[ ! -d $worktree ]]; then
-	git -C "$SRC_DIR" worktree prune
-	git -C "$SRC_DIR" worktree add -q --detach "$worktree" base
-fi
+base_worktree "$worktree"
 
 # The preempt flavor minus the test suites, CONFIG_DEBUG_PERCPU, tracing and KVM:
 # what the series costs a kernel that leaves the option off.

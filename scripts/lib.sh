@@ -98,6 +98,16 @@ series_postings() {
 	echo "$postings"
 }
 
+# base_worktree DIR: a detached worktree of $SRC_DIR in DIR, made at base
+# when missing, for a check that builds other commits than the user's:
+# the user's checkout is never touched.
+base_worktree() {
+	if [[ ! -d $1 ]]; then
+		git -C "$SRC_DIR" worktree prune
+		git -C "$SRC_DIR" worktree add -q --detach "$1" base
+	fi
+}
+
 # posting_end_commit NAME: the commit of the applied tree ($SRC_DIR) that
 # ends posting NAME of series, its patches and those of every posting
 # before it applied.
