@@ -25,3 +25,8 @@ done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list") | sort -u | while read
 	mkdir -p "$stage$(dirname "$lib")"
 	cp -L "$lib" "$stage$lib"
 done
+# Scripts name their shell as /bin/bash, which busybox does not provide.
+if [[ -x $stage/usr/local/bin/bash ]]; then
+	mkdir -p "$stage/bin"
+	ln -sf /usr/local/bin/bash "$stage/bin/bash"
+fi
