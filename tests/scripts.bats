@@ -705,3 +705,26 @@ image_object() {
 	run "$SCRIPTS/size-table.sh" "base=$SCRATCH/missing.o"
 	assert_one_error "missing.o is missing; build it first"
 }
+
+@test "README's send recipe leaves the sender as the only author and signer" {
+	local repo=$SCRATCH/send start recipe project
+	project=$(. "$SCRIPTS/lib.sh" && echo "$PROJECT_SENDER")
+	make_git_tree "$repo"
+	start=$(git -C "$repo" rev-parse HEAD)
+	for n in 1 2; do
+		echo "$n" >"$repo/f$n"
+		git -C "$repo" add "f$n"
+		git -C "$repo" commit -q --author="$project" -m "patch $n" -m "Signed-off-by: $project"
+	done
+	recipe=$(sed -n '/^    project=/,/^    git rebase/p' "$REPO_DIR/README.md" | sed 's/^    //')
+	[[ $recipe == *'git rebase "$start"'* ]]
+	(cd "$repo" && unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL &&
+		git config user.name "Jane Sender" && git config user.email jane@example.org &&
+		eval "$recipe" >/dev/null 2>&1)
+	run git -C "$repo" log --format='%an <%ae>|%(trailers:key=Signed-off-by,separator=;)' "$start"..
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	for line in "${lines[@]}"; do
+		[[ $line == "Jane Sender <jane@example.org>|Signed-off-by: Jane Sender <jane@example.org>" ]]
+	done
+}
