@@ -25,7 +25,7 @@ packages=(
 	xz-utils git make gcc bc flex bison libelf-dev libssl-dev
 	cpio kmod file ccache qemu-system-x86 busybox-static python3 perl jq
 	bats shellcheck sparse rsync python3-ply python3-git
-	coreutils iproute2 libc6-dev python3-sphinx python3-yaml b4
+	coreutils iproute2 netsniff-ng libc6-dev python3-sphinx python3-yaml b4
 )
 # The arm64 C library and dtc: the static guest program of the CPU-hole
 # check (check-cpu-hole.sh) and the device tree it edits.
