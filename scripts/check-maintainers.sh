@@ -1,14 +1,18 @@
 #!/bin/bash
-# MAINTAINERS-snippet and the recipients of every patch.
+# Who maintains what the series adds, and who gets each patch.
 #
-# The snippet is inserted into the base's MAINTAINERS in alphabetical
-# order, as a maintainer would apply it: its title must be new, each line
-# a "X:<tab>value" field, and each F: pattern must match a file of the
-# series. Every file the series adds must be the snippet's or have a
-# subsystem section of its own. Then scripts/get_maintainer.pl, with that MAINTAINERS, runs on
-# every patch of `series` as make send runs it (no git history, no roles), and
-# each patch must reach the subsystems tests/maintainers-expected names
-# for it: every address of each subsystem must be among its recipients.
+# The series adds no MAINTAINERS section and no maintainer: the patches
+# that add files list them, as F: lines, in the section of the subsystem
+# they belong to (PER-CPU MEMORY ALLOCATOR). MAINTAINERS-snippet is that
+# section as the series leaves it, for a reader of the queue: it must be
+# the applied tree's section, with the base's M:, R: and L: lines, and
+# each of its F: patterns must match a file. Every file the series adds
+# must be in a section of its own subsystem (the umbrellas do not count).
+# Then scripts/get_maintainer.pl, with the applied tree's MAINTAINERS, runs
+# on every patch of `series` as make send runs it (no git history, no
+# roles), and each patch must reach the subsystems
+# tests/maintainers-expected names for it: every address of each
+# subsystem must be among its recipients.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,31 +24,38 @@ git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+series_maintainers "$tmp/MAINTAINERS"
+git -C "$SRC_DIR" show base:MAINTAINERS >"$tmp/MAINTAINERS.base"
 
+# section FILE TITLE: the section TITLE of the MAINTAINERS file FILE.
+section() {
+	awk -v title="$2" '$0 == title { on = 1 } on && $0 == "" { exit } on' "$1"
+}
 title=$(head -1 "$snippet")
-bad_line=$(tail -n +2 "$snippet" | grep -vnE '^[A-Z]:'$'\t''[^[:space:]]' || true)
-[[ -z $bad_line ]] || die "MAINTAINERS-snippet line $bad_line is not a 'X:<tab>value' field"
+[[ -n $(section "$tmp/MAINTAINERS.base" "$title") ]] ||
+	die "MAINTAINERS-snippet's '$title' is not a section of the base's MAINTAINERS; the series adds none"
+section "$tmp/MAINTAINERS" "$title" | diff -u - "$snippet" >&2 ||
+	die "MAINTAINERS-snippet is not the applied tree's '$title' (diff above); copy the section from the tree"
+# The series names no new maintainer, reviewer or list: those stay the base's.
+diff <(section "$tmp/MAINTAINERS.base" "$title" | grep -v '^F:') <(grep -v '^F:' "$snippet") >&2 ||
+	die "MAINTAINERS-snippet changes the base's '$title' other than by F: lines (diff above)"
 
 mapfile -t snippet_patterns < <(sed -n 's/^F:\t//p' "$snippet")
 for pattern in "${snippet_patterns[@]}"; do
 	[[ -n $(git -C "$SRC_DIR" ls-files -- "$pattern" | head -1) ]] ||
 		die "MAINTAINERS-snippet's 'F: $pattern' matches no file of the series; fix the path"
 done
-snippet_files=$(git -C "$SRC_DIR" ls-files -- "${snippet_patterns[@]}")
 
-next=$(maintainers_with_snippet "$tmp/MAINTAINERS")
-
-# Every file the series adds is the snippet's, or has a section of its own
-# in the base (mm/percpu*.c, LKDTM, HSR, netdevsim), even one with only a
-# list (HSR is orphaned); the umbrellas (mm/, Documentation/, selftests,
-# the rest) do not count as one.
+# Every file the series adds has a section of its own in the applied tree
+# (mm/percpu*.c, mm/tests/percpu*, LKDTM, HSR, netdevsim), even one with
+# only a list (HSR is orphaned); the umbrellas (mm/, Documentation/,
+# selftests, the rest) do not count as one.
 umbrellas='^(THE REST|MEMORY MANAGEMENT|DOCUMENTATION|KERNEL SELFTEST FRAMEWORK|CHAR and MISC DRIVERS|NETWORKING .*)$'
 while read -r added; do
-	grep -qxF "$added" <<<"$snippet_files" && continue
 	sections=$(cd "$SRC_DIR" && ./scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" --no-git \
 		--no-git-fallback --roles -f "$added" | sed -nE 's/^[^(]*\([^:]*:(.*)\)$/\1/p' | sort -u)
 	grep -qvE "$umbrellas" <<<"$sections" ||
-		die "$added, which the series adds, has no MAINTAINERS section of its own; add 'F: $added' to MAINTAINERS-snippet"
+		die "$added, which the series adds, has no MAINTAINERS section of its own; add an F: line for it to its subsystem's section in the patch that adds it"
 done < <(git -C "$SRC_DIR" diff --name-only --diff-filter=A base HEAD)
 
 # subsystem_addresses TAG: the addresses tests/maintainers-expected gives TAG.
@@ -74,5 +85,5 @@ while read -r patch; do
 		echo "ok: $patch reaches ${tags[*]} ($(grep -c . <<<"$recipients") recipients)"
 	fi
 done < <(series_patches)
-[[ $failed -eq 0 ]] || die "get_maintainer.pl misses expected recipients (above); fix MAINTAINERS-snippet or tests/maintainers-expected"
-echo "MAINTAINERS-snippet's '$title' goes in before '$next'; every patch reaches its subsystems"
+[[ $failed -eq 0 ]] || die "get_maintainer.pl misses expected recipients (above); fix the patches' MAINTAINERS lines or tests/maintainers-expected"
+echo "MAINTAINERS-snippet is the applied tree's '$title'; every patch reaches its subsystems"

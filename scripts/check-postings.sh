@@ -97,7 +97,7 @@ while read -r name on prefixes patches; do
 	if [[ ! -f $kept/$name/recipients ]]; then
 		fail "$name has no $kept/$name/recipients; check b4's list in ${first##*/} and keep it there"
 	elif ! diff -u "$kept/$name/recipients" <(echo "$recipients"); then
-		fail "$name: b4's recipients differ from $kept/$name/recipients (diff above); fix MAINTAINERS-snippet or, if intended, update that file"
+		fail "$name: b4's recipients differ from $kept/$name/recipients (diff above); fix the patches' MAINTAINERS lines or, if intended, update that file"
 	else
 		echo "ok: $name, $count patches on $on: $(grep -c '^To:' <<<"$recipients") To, $(grep -c '^Cc:' <<<"$recipients") Cc"
 	fi

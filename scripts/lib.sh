@@ -123,7 +123,7 @@ posting_end_commit() {
 
 # get_maintainer.pl as the checks and b4 run it: no git history (Debian's
 # tree has one commit), no Fixes: lookups (their commits are not in it), no
-# roles; with the file lib.sh's maintainers_with_snippet writes.
+# roles; with the MAINTAINERS the series leaves (series_maintainers).
 # shellcheck disable=SC2034 # used by the scripts that source this file
 GET_MAINTAINER_ARGS=(--no-git --no-git-fallback --no-rolestats --no-fixes)
 # make send: b4's repository, its mails, and the identity the patches are
@@ -133,35 +133,11 @@ OUTGOING_REPO=$BUILD_DIR/outgoing-src OUTGOING_DIR=$BUILD_DIR/outgoing
 # shellcheck disable=SC2034
 PROJECT_SENDER="Seed 1a85f44a maintainers <maintainers@users.noreply.a-seed-1a85f44a.example>"
 
-# maintainers_with_snippet OUT: the base's MAINTAINERS (from $SRC_DIR's
-# tag base) with MAINTAINERS-snippet inserted in alphabetical order, as a
-# maintainer would apply it, written to OUT; prints the title it went before.
-maintainers_with_snippet() {
-	local out=$1 snippet=$QUEUE_DIR/MAINTAINERS-snippet title
-	[[ -f $snippet ]] || die "MAINTAINERS-snippet is missing; restore it from git"
-	title=$(head -1 "$snippet")
-	git -C "$SRC_DIR" show base:MAINTAINERS >"$out.base" 2>/dev/null ||
-		die "the base in $SRC_DIR has no MAINTAINERS; run 'make base' again"
-	! grep -qxF "$title" "$out.base" || die "the base's MAINTAINERS already has a section '$title'"
-	# Sections follow the line "Maintainers List"; each starts with its
-	# title after a blank line. Insert before the first title after ours.
-	# (The tree's scripts/parse-maintainers.pl would sort the snippet in,
-	# but it also moves about 2200 lines of 7.3.4's file that are not in
-	# its order, which no MAINTAINERS patch of this series would do.)
-	LC_ALL=C awk -v title="$title" -v snippet="$snippet" -v next_title="$out.next" '
-		function insert() {
-			while ((getline l < snippet) > 0) print l
-			print ""
-			print $0 >next_title
-			done = 1
-		}
-		/^Maintainers List/ { in_list = 1 }
-		in_list && !done && prev == "" && /^[A-Z0-9]/ && $0 > title && !/^Maintainers List/ { insert() }
-		{ print; prev = $0 }
-		END { if (!done) exit 1 }
-	' "$out.base" >"$out" || die "found no place for '$title' in the base's MAINTAINERS"
-	cat "$out.next"
-	rm -f "$out.base" "$out.next"
+# series_maintainers OUT: the MAINTAINERS the series leaves (the applied
+# tree's, with the F: lines its patches add), written to OUT.
+series_maintainers() {
+	git -C "$SRC_DIR" show HEAD:MAINTAINERS >"$1" 2>/dev/null ||
+		die "the applied tree in $SRC_DIR has no MAINTAINERS; run 'make apply'"
 }
 
 # Kernel version of the tree in $1, e.g. 6.1.192.

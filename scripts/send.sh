@@ -13,8 +13,8 @@
 #   - that branch, b4/<posting>, is enrolled with `b4 prep -e <start>`;
 #   - the cover letter is tests/postings/<posting>/cover (subject line,
 #     blank line, body) and the subject prefixes are the banner's prefix=;
-#   - `b4 prep --auto-to-cc` adds the recipients get_maintainer.pl gives,
-#     with MAINTAINERS-snippet inserted into the base's MAINTAINERS;
+#   - `b4 prep --auto-to-cc` adds the recipients get_maintainer.pl gives
+#     with the MAINTAINERS the whole series leaves;
 #   - `b4 send -o --no-sign` writes the mails.
 # build/outgoing/postings lists "<posting> <start> <tip>" for the checks.
 # The mails come from the identity that signs the patches off; README.md
@@ -59,7 +59,7 @@ git -C "$repo" for-each-ref --format='delete %(refname)' refs/heads/b4/ | git -C
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 HOME=$BUILD_DIR/outgoing-home
 mkdir -p "$HOME" "$LOG_DIR"
 maintainers=$repo/.git/outgoing-MAINTAINERS cover_copy=$repo/.git/outgoing-cover
-maintainers_with_snippet "$maintainers" >/dev/null
+series_maintainers "$maintainers"
 get_maintainer="scripts/get_maintainer.pl --mpath $(printf '%q' "$maintainers") ${GET_MAINTAINER_ARGS[*]}"
 sender_name=${PROJECT_SENDER% <*} sender_email=${PROJECT_SENDER##*<}
 sender_email=${sender_email%>}
