@@ -1,8 +1,8 @@
 #!/bin/bash
-# Install the kselftests of tests/kselftest-targets from the tree into
-# build/kselftest-<flavor>, which make-initramfs.sh packs for the guest, and
-# write there the run_kselftest.sh arguments that pick the listed tests
-# (kselftest-args). A test whose kernel options the flavor lacks skips
+# Install the kselftests of tests/kselftest-targets from the tree, and the
+# project's own of tests/project-kselftests, into build/kselftest-<flavor>,
+# which make-initramfs.sh packs for the guest, and write there the
+# run_kselftest.sh arguments that pick the listed tests (kselftest-args). A test whose kernel options the flavor lacks skips
 # itself in the guest.
 # Usage: build-kselftest.sh FLAVOR
 set -euo pipefail
@@ -46,6 +46,16 @@ if ! make -C "$src/tools/testing/selftests" ARCH="$KERNEL_ARCH" TARGETS="$target
 	tail -20 "$log" >&2
 	die "kselftest install for flavor $flavor failed; see $log"
 fi
+# The project's own kselftests, which no posting carries, are laid out in
+# tests/project-kselftests as in tools/testing/selftests: each goes into
+# its target's installed directory, when this run installed that target,
+# and into the list run_kselftest.sh picks tests from.
+overlay=$REPO_DIR/tests/project-kselftests
+while read -r test; do
+	[[ -d $install_dir/${test%/*} ]] || continue
+	install -m 755 "$overlay/$test" "$install_dir/$test"
+	echo "${test%/*}:${test##*/}" >>"$install_dir/kselftest-list.txt"
+done < <(cd "$overlay" && find . -type f -perm -u+x -printf '%P\n' | sort)
 while read -r entry; do
 	if [[ $entry == *:* ]]; then
 		[[ -f $install_dir/${entry%%:*}/${entry#*:} ]] ||

@@ -447,11 +447,12 @@ use_real_tree() {
 }
 
 # A selftests tree whose install puts percpu/t.sh and
-# drivers/net/netdevsim/percpu-stats.sh in place.
+# lkdtm/PERCPU_FREE_DOUBLE.sh in place, and an empty drivers/net/netdevsim,
+# into which the project's own percpu-stats.sh goes.
 fake_selftests() {
 	local dir=$SRC_DIR/tools/testing/selftests
 	mkdir -p "$dir/percpu" "$dir/drivers/net/netdevsim" "$dir/lkdtm"
-	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu $(KSFT_INSTALL_PATH)/drivers/net/netdevsim $(KSFT_INSTALL_PATH)/lkdtm\n\ttouch $(KSFT_INSTALL_PATH)/percpu/t.sh $(KSFT_INSTALL_PATH)/drivers/net/netdevsim/percpu-stats.sh $(KSFT_INSTALL_PATH)/lkdtm/PERCPU_FREE_DOUBLE.sh\n' >"$dir/Makefile"
+	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu $(KSFT_INSTALL_PATH)/drivers/net/netdevsim $(KSFT_INSTALL_PATH)/lkdtm\n\ttouch $(KSFT_INSTALL_PATH)/percpu/t.sh $(KSFT_INSTALL_PATH)/lkdtm/PERCPU_FREE_DOUBLE.sh\n' >"$dir/Makefile"
 	export KSELFTEST_TARGETS=$SCRATCH/kselftest-targets
 	printf '# a comment\npercpu\ndrivers/net/netdevsim:percpu-stats.sh\nlkdtm:PERCPU_FREE_DOUBLE.sh host-tools\n' >"$KSELFTEST_TARGETS"
 }
@@ -461,6 +462,23 @@ fake_selftests() {
 	fake_selftests
 	"$SCRIPTS/build-kselftest.sh" preempt
 	[ "$(cat "$BUILD_DIR/kselftest-preempt/kselftest-args")" = "-c percpu -t drivers/net/netdevsim:percpu-stats.sh -t lkdtm:PERCPU_FREE_DOUBLE.sh " ]
+}
+
+@test "kselftest: the project's own tests go into their installed targets and the list" {
+	make_git_tree "$SRC_DIR"
+	fake_selftests
+	"$SCRIPTS/build-kselftest.sh" preempt
+	local installed=$BUILD_DIR/kselftest-preempt
+	cmp "$installed/drivers/net/netdevsim/percpu-stats.sh" \
+		"$REPO_DIR/tests/project-kselftests/drivers/net/netdevsim/percpu-stats.sh"
+	[ -x "$installed/drivers/net/netdevsim/percpu-stats.sh" ]
+	grep -qxF drivers/net/netdevsim:percpu-stats.sh "$installed/kselftest-list.txt"
+	# A target this run did not install gets none of them.
+	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu\n' \
+		>"$SRC_DIR/tools/testing/selftests/Makefile"
+	printf 'percpu\n' >"$KSELFTEST_TARGETS"
+	"$SCRIPTS/build-kselftest.sh" preempt
+	[ ! -e "$installed/drivers" ]
 }
 
 @test "kselftest: a test that needs the host's tools is left out of a guest of another arch" {
@@ -498,8 +516,9 @@ fake_selftests() {
 	rm "$SRC_DIR/tools/testing/selftests/Makefile"
 	printf 'install:\n\tmkdir -p $(KSFT_INSTALL_PATH)/percpu $(KSFT_INSTALL_PATH)/drivers/net/netdevsim\n' \
 		>"$SRC_DIR/tools/testing/selftests/Makefile"
+	printf 'percpu\ndrivers/net/netdevsim:absent.sh\n' >"$KSELFTEST_TARGETS"
 	run "$SCRIPTS/build-kselftest.sh" preempt
-	assert_one_error "kselftest percpu-stats.sh is not installed by target drivers/net/netdevsim"
+	assert_one_error "kselftest absent.sh is not installed by target drivers/net/netdevsim"
 }
 
 @test "bench: a round count that is not a positive number is one error" {
