@@ -47,15 +47,32 @@ if ! make -C "$src/tools/testing/selftests" ARCH="$KERNEL_ARCH" TARGETS="$target
 	die "kselftest install for flavor $flavor failed; see $log"
 fi
 # The project's own kselftests, which no posting carries, are laid out in
-# tests/project-kselftests as in tools/testing/selftests: each goes into
-# its target's installed directory, when this run installed that target,
-# and into the list run_kselftest.sh picks tests from.
+# tests/project-kselftests as in tools/testing/selftests: each executable
+# goes into its target's installed directory, when this run installed that
+# target, and into the list run_kselftest.sh picks tests from. A directory
+# with a Kbuild file holds the test's modules: they are built against the
+# flavor's kernel, as selftests/livepatch/test_modules are, and only the
+# .ko files are installed, in the same place.
 overlay=$REPO_DIR/tests/project-kselftests
 while read -r test; do
 	[[ -d $install_dir/${test%/*} ]] || continue
 	install -m 755 "$overlay/$test" "$install_dir/$test"
 	echo "${test%/*}:${test##*/}" >>"$install_dir/kselftest-list.txt"
 done < <(cd "$overlay" && find . -type f -perm -u+x -printf '%P\n' | sort)
+kernel_config=$BUILD_DIR/kernel-$(flavor_kernel "$flavor")/.config
+while read -r modules; do
+	[[ -d $install_dir/${modules%/*} ]] || continue
+	if ! grep -qx 'CONFIG_MODULES=y' "$kernel_config" 2>/dev/null; then
+		progress "kselftest: $modules not built: the $flavor kernel has no modules"
+		continue
+	fi
+	work=$objects_dir/project/$modules
+	mkdir -p "$work" "$install_dir/$modules"
+	cp "$overlay/$modules"/* "$work/"
+	BUILD_LOG=$LOG_DIR/kselftest-$flavor-${modules//\//-}.log \
+		"$REPO_DIR/scripts/build-kernel.sh" "$flavor" M="$work" modules
+	cp "$work"/*.ko "$install_dir/$modules/"
+done < <(cd "$overlay" && find . -name Kbuild -printf '%h\n' | sed 's|^\./||' | sort)
 while read -r entry; do
 	if [[ $entry == *:* ]]; then
 		[[ -f $install_dir/${entry%%:*}/${entry#*:} ]] ||

@@ -2,9 +2,10 @@
 # A module whose licence is not GPL-compatible may link a per-CPU variable
 # exported with EXPORT_PER_CPU_SYMBOL() and must not link one exported with
 # EXPORT_PER_CPU_SYMBOL_GPL(). Builds tests/export-license/ out of tree
-# against FLAVOR's kernel, which exports both from percpu_export_test.ko,
-# once for each variable: modpost must accept the plain one and refuse the
-# GPL-only one, by name. (The kselftest covers the GPL user at run time.)
+# against FLAVOR's kernel, beside percpu_export_test.ko, which exports both
+# (the project's percpu_export kselftest, tests/project-kselftests/percpu/,
+# whose GPL user checks them at run time), once for each variable: modpost
+# must accept the plain one and refuse the GPL-only one, by name.
 # Usage: check-export-license.sh [FLAVOR]
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -13,10 +14,9 @@ set -euo pipefail
 flavor=${1:-preempt}
 kernel_dir=$BUILD_DIR/kernel-$(flavor_kernel "$flavor")
 work=$BUILD_DIR/export-license
+exporter=$REPO_DIR/tests/project-kselftests/percpu/percpu_export
 [[ -f $kernel_dir/Module.symvers ]] ||
 	die "flavor $flavor has no kernel in $kernel_dir; run 'make kernel FLAVOR=$flavor' first"
-grep -q 'percpu_export_test_gpl.*EXPORT_SYMBOL_GPL' "$kernel_dir/Module.symvers" ||
-	die "flavor $flavor does not export percpu_export_test_gpl; it needs CONFIG_PERCPU_EXPORT_TEST=m"
 mkdir -p "$LOG_DIR"
 
 # build VARIANT [make args...]: build the module in its own directory.
@@ -25,7 +25,7 @@ build() {
 	shift
 	rm -rf "${work:?}/$variant"
 	mkdir -p "$work/$variant"
-	cp "$REPO_DIR"/tests/export-license/* "$work/$variant/"
+	cp "$REPO_DIR"/tests/export-license/* "$exporter"/percpu_export_test.[ch] "$work/$variant/"
 	BUILD_LOG=$LOG_DIR/export-license-$variant.log \
 		"$REPO_DIR/scripts/build-kernel.sh" "$flavor" M="$work/$variant" "$@" modules
 }

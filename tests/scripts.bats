@@ -537,13 +537,6 @@ fake_selftests() {
 	assert_one_error "run 'make kernel FLAVOR=preempt' first"
 }
 
-@test "export-license: a kernel without the exporting test module is one error naming the option" {
-	mkdir -p "$BUILD_DIR/kernel-preempt"
-	printf '0x00000000\tpercpu_counter_sum\tvmlinux\tEXPORT_SYMBOL\t\n' >"$BUILD_DIR/kernel-preempt/Module.symvers"
-	run "$SCRIPTS/check-export-license.sh" preempt
-	assert_one_error "CONFIG_PERCPU_EXPORT_TEST=m"
-}
-
 @test "boot: a flavor with kernel= boots that flavor's kernel with its own cmdline" {
 	printf '#!/bin/bash\necho "$*" >"%s/qemu.args"\n' "$SCRATCH" >"$SCRATCH/qemu"
 	chmod +x "$SCRATCH/qemu"
