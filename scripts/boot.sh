@@ -28,29 +28,9 @@ cpus=2
 grep -q '^CONFIG_SMP=y' "$out/.config" || cpus=1
 cmdline=$(flavor_field "$flavor" cmdline)
 
-# KVM only when a real guest gets to print under it: on some hosts /dev/kvm
-# exists but guests never run. The answer is kept for this host boot.
-kvm_works() {
-	local probe=$BUILD_DIR/kvm-probe answer
-	local boot_id
-	boot_id=$(cat /proc/sys/kernel/random/boot_id)
-	if [[ -f $probe ]] && read -r id answer <"$probe" && [[ $id == "$boot_id" ]]; then
-		[[ $answer == yes ]]
-		return
-	fi
-	answer=no
-	if [[ -w /dev/kvm ]]; then
-		timeout 15 "$qemu" -accel kvm -m 256M -smp 1 -nodefaults -display none \
-			-monitor none -serial stdio -no-reboot -kernel "$kernel" \
-			-append "console=ttyS0 panic=-1 rdinit=/none" </dev/null >"$probe.log" 2>&1 || true
-		grep -q 'Linux version' "$probe.log" && answer=yes
-	fi
-	echo "$boot_id $answer" >"$probe"
-	[[ $answer == yes ]]
-}
 # KVM runs guests of the host's own architecture only.
 accel=tcg
-[[ -z ${QEMU:-} && $arch == "$(uname -m)" ]] && kvm_works && accel=kvm
+[[ -z ${QEMU:-} && $arch == "$(uname -m)" ]] && kvm_works "$qemu" "$kernel" && accel=kvm
 
 progress "boot: $flavor, $arch, $cpus CPUs, $accel${cmdline:+, $cmdline}"
 rc=0

@@ -140,6 +140,29 @@ series_maintainers() {
 		die "the applied tree in $SRC_DIR has no MAINTAINERS; run 'make apply'"
 }
 
+# kvm_works QEMU KERNEL: whether a guest of the host's architecture gets to
+# print under KVM. On some hosts /dev/kvm exists but guests never run, and
+# QEMU does not fall back to TCG for that. The answer is kept for this host
+# boot in build/kvm-probe.
+kvm_works() {
+	local qemu=$1 kernel=$2 probe=$BUILD_DIR/kvm-probe id answer boot_id
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	if [[ -f $probe ]] && read -r id answer <"$probe" && [[ $id == "$boot_id" ]]; then
+		[[ $answer == yes ]]
+		return
+	fi
+	answer=no
+	if [[ -w /dev/kvm ]]; then
+		timeout 15 "$qemu" -accel kvm -m 256M -smp 1 -nodefaults -display none \
+			-monitor none -serial stdio -no-reboot -kernel "$kernel" \
+			-append "console=ttyS0 panic=-1 rdinit=/none" </dev/null >"$probe.log" 2>&1 || true
+		grep -q 'Linux version' "$probe.log" && answer=yes
+	fi
+	mkdir -p "$BUILD_DIR"
+	echo "$boot_id $answer" >"$probe"
+	[[ $answer == yes ]]
+}
+
 # Kernel version of the tree in $1, e.g. 6.1.192.
 tree_version() {
 	local mk=$1/Makefile v p s
