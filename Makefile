@@ -8,7 +8,7 @@ export PIPELINE_START := $(shell date +%s)
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
-test:		# every check that fits 75 minutes cold: scripts, queue, patches, bisect, x86 flavors
+test:		# every check that fits 70 minutes cold: scripts, queue, patches, bisect, x86 flavors
 	@scripts/test.sh
 test-full:	# make test plus what does not fit its budget: arm64, i386, size, cross builds, CPU hole, torture, kunit.py
 	@TEST_SET=full scripts/test.sh
