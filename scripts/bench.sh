@@ -10,9 +10,9 @@
 #   own in tests/project-kselftests) that prints one line
 #   "round R: sent S counted C lost L pps P" per round:
 #   - netdevsim-tx: drivers/net/netdevsim/percpu-stats.sh, the project's.
-#     Upstream
-#     netdevsim counts in per-CPU dstats since 6.17, so base and series run
-#     the same driver: a regression check, nothing lost on either.
+#     Upstream netdevsim counts in per-CPU dstats since 6.17, so base and
+#     series run the same driver: a regression check, nothing lost on
+#     either.
 #   - prp-rx: net/hsr/prp_master_stats.sh. The base's PRP master counts in
 #     plain dev->stats and loses updates when both slaves receive at once;
 #     the series counts in dstats and loses none.
@@ -49,11 +49,11 @@ workloads=(
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is not a positive number; set e.g. BENCH_ROUNDS=5"
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 # A workload's test is the series' kselftest or the project's own
-# (tests/project-kselftests, which build-kselftest.sh installs beside).
+# ($PROJECT_KSELFTESTS, which build-kselftest.sh installs beside).
 for workload in "${workloads[@]}"; do
 	test=${workload#* }
 	[[ -f $SRC_DIR/tools/testing/selftests/${test/://} ||
-	   -f $REPO_DIR/tests/project-kselftests/${test/://} ]] ||
+	   -f $PROJECT_KSELFTESTS/${test/://} ]] ||
 		die "$SRC_DIR has no ${test/://}; run 'make apply' first"
 done
 base_worktree "$worktree"

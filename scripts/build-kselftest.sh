@@ -53,7 +53,7 @@ fi
 # with a Kbuild file holds the test's modules: they are built against the
 # flavor's kernel, as selftests/livepatch/test_modules are, and only the
 # .ko files are installed, in the same place.
-overlay=$REPO_DIR/tests/project-kselftests
+overlay=$PROJECT_KSELFTESTS
 while read -r test; do
 	[[ -d $install_dir/${test%/*} ]] || continue
 	install -m 755 "$overlay/$test" "$install_dir/$test"

@@ -14,7 +14,7 @@ set -euo pipefail
 flavor=${1:-preempt}
 kernel_dir=$BUILD_DIR/kernel-$(flavor_kernel "$flavor")
 work=$BUILD_DIR/export-license
-exporter=$REPO_DIR/tests/project-kselftests/percpu/percpu_export
+exporter=$PROJECT_KSELFTESTS/percpu/percpu_export
 [[ -f $kernel_dir/Module.symvers ]] ||
 	die "flavor $flavor has no kernel in $kernel_dir; run 'make kernel FLAVOR=$flavor' first"
 mkdir -p "$LOG_DIR"

@@ -10,6 +10,9 @@ BUILD_DIR=${BUILD_DIR:-$REPO_DIR/build}
 QUEUE_DIR=${QUEUE_DIR:-$REPO_DIR}
 SRC_DIR=${SRC_DIR:-$BUILD_DIR/linux}
 LOG_DIR=${LOG_DIR:-$BUILD_DIR/logs}
+# The project's own kselftests, installed beside the tree's (build-kselftest.sh).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+PROJECT_KSELFTESTS=$REPO_DIR/tests/project-kselftests
 # The base: Debian's linux-source-7.3, from the trixie-backports suite of
 # the machine's Debian mirror. The release the series was last tested on;
 # other 7.3.y only warn.
