@@ -19,23 +19,35 @@
 # - The per-CPU allocator (tests/bench/, built against each kernel):
 #   - alloc-SIZE-bB-cC: percpu_alloc_bench.ko's ns per alloc_percpu() +
 #     free_percpu() pair of SIZE bytes, in batches of B, on C CPUs at once;
-#   - fork-exit: fork_exit's forks per second, one forking process per
-#     CPU (each fork allocates an mm_struct's per-CPU counters);
+#   - fork-exit, fork-exec, cgroup, netns: percpu_load's loops per
+#     second, one looping process per CPU: fork and exit, fork and exec
+#     (static-doexec style; fork and exec each build an mm_struct, with
+#     its per-CPU data), mkdir and rmdir of a memory cgroup, unshare of a
+#     network namespace (each allocates many per-CPU areas);
 #   - torture: the series' mm/tests/percpu_torture.c, built against each
 #     kernel, TORTURE_SECONDS (default 10) per boot: its allocations; a
 #     boot whose torture run does not end in SUCCESS stops the bench, so
 #     make test-full runs one round as its torture check of the base.
 #
 # Both kernels get the same config (flavor "bench": preempt without lock
-# debugging or test suites, plus the net drivers) and the same guest, whose
-# user space and tests come from the series' tree. The base is built in
-# its own worktree (build/bench-src), so the user's tree is never checked
-# out over.
+# debugging or test suites, plus the net drivers and memory cgroups) and
+# the same guest, whose user space and tests come from the series' tree.
+# The base is built in its own worktree (build/bench-src), so the user's
+# tree is never checked out over.
+#
+# Then counts, not timings: both kernels again with lock_stat and the
+# percpu trace events (flavor "bench-counts"), booted once each with
+# BENCH_COUNT_CPUS (8) vCPUs, give per loop of each percpu_load load the
+# per-CPU allocations and the acquisitions and contentions of pcpu_lock
+# and pcpu_alloc_mutex. With more vCPUs than the host has cores, TCG's
+# timings measure the host: only counts are reported from these boots.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 rounds=${BENCH_ROUNDS:-5}
+count_cpus=${BENCH_COUNT_CPUS:-8}
+loads=(fork-exit fork-exec cgroup netns)
 worktree=$BUILD_DIR/bench-src
 configs=$BUILD_DIR/bench-configs
 report=$LOG_DIR/bench.report
@@ -47,6 +59,7 @@ workloads=(
 )
 
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is not a positive number; set e.g. BENCH_ROUNDS=5"
+[[ $count_cpus =~ ^(0|[1-9][0-9]*)$ ]] || die "BENCH_COUNT_CPUS=$count_cpus is not a number; set e.g. 8, or 0 to skip the counting boots"
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 # A workload's test is the series' kselftest or the project's own
 # ($PROJECT_KSELFTESTS, which build-kselftest.sh installs beside).
@@ -62,7 +75,8 @@ git -C "$worktree" checkout -q --detach base
 rm -rf "$configs"
 mkdir -p "$configs/flavors" "$LOG_DIR"
 cp "$REPO_DIR"/configs/*.config "$configs/"
-printf '%s\n' base.config smp.config preempt.config net.config bench-torture.config >"$configs/flavors/bench"
+printf '%s\n' base.config smp.config preempt.config net.config bench.config >"$configs/flavors/bench"
+{ cat "$configs/flavors/bench"; echo bench-counts.config; } >"$configs/flavors/bench-counts"
 export CONFIGS_DIR=$configs
 
 # The guest runs the workloads' tests only, one round each per boot.
@@ -71,31 +85,36 @@ for workload in "${workloads[@]}"; do
 done >"$configs/kselftest-targets"
 KSELFTEST_TARGETS=$configs/kselftest-targets "$scripts/build-kselftest.sh" bench
 
-# fork_exit, static: the guest has no C library.
-fork_exit=$BUILD_DIR/bench-fork_exit
-gcc -O2 -Wall -static -o "$fork_exit" "$REPO_DIR/tests/bench/fork_exit.c" ||
-	die "cannot build tests/bench/fork_exit.c statically; run 'make deps' (libc6-dev)"
+# percpu_load, static: the guest has no C library.
+percpu_load=$BUILD_DIR/bench-percpu_load
+gcc -O2 -Wall -static -o "$percpu_load" "$REPO_DIR/tests/bench/percpu_load.c" ||
+	die "cannot build tests/bench/percpu_load.c statically; run 'make deps' (libc6-dev)"
 
-for kernel in base series; do
-	src=$SRC_DIR
+# build_guest FLAVOR KERNEL: the kernel (base or series) of FLAVOR, the
+# payload built against it and its initramfs.
+build_guest() {
+	local flavor=$1 kernel=$2 src=$SRC_DIR
+	local out=$BUILD_DIR/kernel-$flavor-$kernel payload=$BUILD_DIR/$flavor-payload-$kernel
+	local log=$LOG_DIR/build-$flavor-$kernel.log
 	[[ $kernel == base ]] && src=$worktree
-	out=$BUILD_DIR/kernel-bench-$kernel
-	payload=$BUILD_DIR/bench-payload-$kernel
-	progress "bench: building the $kernel kernel"
-	KERNEL_SRC=$src KERNEL_OUT=$out BUILD_LOG=$LOG_DIR/build-bench-$kernel.log \
-		"$scripts/build-kernel.sh" bench
+	progress "bench: building the $kernel kernel, flavor $flavor"
+	KERNEL_SRC=$src KERNEL_OUT=$out BUILD_LOG=$log "$scripts/build-kernel.sh" "$flavor"
 	# The same module sources, built against this kernel: the benchmark,
 	# and the series' allocator torture test, so that the base is
 	# tortured by the same code.
 	rm -rf "$payload"
 	cp -r "$REPO_DIR/tests/bench" "$payload"
-	cp "$fork_exit" "$payload/fork_exit"
+	cp "$percpu_load" "$payload/percpu_load"
 	cp "$SRC_DIR/mm/tests/percpu_torture.c" "$payload/"
 	echo 'obj-m += percpu_torture.o' >>"$payload/Kbuild"
-	make -C "$out" M="$payload" modules >>"$LOG_DIR/build-bench-$kernel.log" 2>&1 ||
-		die "tests/bench/percpu_alloc_bench.c does not build against the $kernel kernel; see $LOG_DIR/build-bench-$kernel.log"
-	KERNEL_SRC=$src KERNEL_OUT=$out INITRAMFS=$BUILD_DIR/initramfs-bench-$kernel.cpio \
-		GUEST_PAYLOAD=$payload "$scripts/make-initramfs.sh" bench
+	make -C "$out" M="$payload" modules >>"$log" 2>&1 ||
+		die "tests/bench/percpu_alloc_bench.c or percpu_torture.c does not build against the $kernel kernel; see $log"
+	KERNEL_SRC=$src KERNEL_OUT=$out INITRAMFS=$BUILD_DIR/initramfs-$flavor-$kernel.cpio \
+		GUEST_PAYLOAD=$payload "$scripts/make-initramfs.sh" "$flavor"
+}
+
+for kernel in base series; do
+	build_guest bench "$kernel"
 done
 
 # round_lines LOG: one line per workload measured in the boot log LOG:
@@ -111,9 +130,9 @@ round_lines() {
 			split(substr($0, RSTART, RLENGTH), f, " ")
 			printf "alloc-%s-b%s-c%s ns/pair %s\n", f[3], f[5], f[7], f[9]
 		}
-		match($0, /fork_exit: cpus [0-9]+ seconds [0-9.]+ forks_per_second [0-9]+/) {
+		match($0, /percpu_load: [a-z-]+ cpus [0-9]+ seconds [0-9.]+ per_second [0-9]+/) {
 			split(substr($0, RSTART, RLENGTH), f, " ")
-			print "fork-exit forks/s", f[7]
+			print f[2], "loops/s", f[8]
 		}
 		match($0, /percpu_torture: allocs: [0-9]+ frees: [0-9]+ .* errors: [0-9]+/) {
 			n = split(substr($0, RSTART, RLENGTH), f, " ")
@@ -124,8 +143,8 @@ round_lines() {
 
 # The lines a boot must give: one per driver workload (one round a boot),
 # 16 of the allocator module (4 sizes, 2 batch sizes, 1 and all CPUs), one
-# of fork_exit and one of a torture run that ended in SUCCESS.
-expected_lines=$((${#workloads[@]} + 16 + 1 + 1))
+# per percpu_load load and one of a torture run that ended in SUCCESS.
+expected_lines=$((${#workloads[@]} + 16 + ${#loads[@]} + 1))
 
 results=$LOG_DIR/bench.rounds
 : >"$results"
@@ -146,6 +165,68 @@ for ((round = 1; round <= rounds; round++)); do
 		done <<<"$lines" >>"$results"
 	done
 done
+
+# count_lines LOG: per percpu_load load of the counting boot LOG, one line
+# "LOAD loops N allocs N pcpu_lock-acq N pcpu_lock-con N
+# pcpu_alloc_mutex-acq N pcpu_alloc_mutex-con N" (a lock that lock_stat
+# does not list was not taken: 0).
+count_lines() {
+	tr -d '\r' <"$1" | awk '
+		match($0, /percpu_load: [a-z-]+ cpus [0-9]+ seconds [0-9.]+ per_second [0-9]+/) {
+			split(substr($0, RSTART, RLENGTH), f, " ")
+			loops[f[2]] = f[6] * f[8]; order[++n] = f[2]
+		}
+		match($0, /percpu_allocs: [a-z-]+ [0-9]+/) {
+			split(substr($0, RSTART, RLENGTH), f, " ")
+			allocs[f[2]] = f[3]
+		}
+		match($0, /lock_stat: [a-z-]+.*/) {
+			k = split(substr($0, RSTART, RLENGTH), f, " ")
+			for (i = 3; i + 4 <= k; i += 5) {
+				acq[f[2], f[i]] = f[i + 2]; con[f[2], f[i]] = f[i + 4]
+			}
+		}
+		END {
+			for (j = 1; j <= n; j++) {
+				l = order[j]
+				printf "%s loops %d allocs %d", l, loops[l], allocs[l]
+				split("pcpu_lock pcpu_alloc_mutex", locks, " ")
+				for (i = 1; i <= 2; i++)
+					printf " %s-acq %d %s-con %d", locks[i], acq[l, locks[i]], locks[i], con[l, locks[i]]
+				print ""
+			}
+		}'
+}
+
+counts=$LOG_DIR/bench.counts
+: >"$counts"
+if [[ $count_cpus -gt 0 ]]; then
+	for kernel in base series; do
+		build_guest bench-counts "$kernel"
+		log=$LOG_DIR/bench-counts-$kernel.log
+		progress "bench: counting boot, $kernel kernel, $count_cpus vCPUs"
+		KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$kernel \
+			INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$kernel.cpio \
+			BOOT_LOG=$log BOOT_CPUS=$count_cpus BOOT_TIMEOUT=1800 \
+			BOOT_APPEND="TORTURE_SECONDS=5 LOAD_SECONDS=2" \
+			"$scripts/boot.sh" bench-counts
+		lines=$(count_lines "$log")
+		[[ $(grep -c . <<<"$lines") -eq ${#loads[@]} ]] ||
+			die "the $kernel kernel's counting boot did not count every load; see $log"
+		while read -r line; do
+			echo "$kernel $line"
+		done <<<"$lines" >>"$counts"
+	done
+fi
+
+# per_loop KERNEL LOAD METRIC: that count of the counting boot, per loop.
+per_loop() {
+	awk -v k="$1" -v l="$2" -v m="$3" '$1 == k && $2 == l {
+		for (i = 3; i < NF; i += 2) if ($i == m) v = $(i + 1)
+		for (i = 3; i < NF; i += 2) if ($i == "loops") n = $(i + 1)
+		if (n) printf "%.2f", v / n; else print "-"
+	}' "$counts"
+}
 
 # column KERNEL WORKLOAD METRIC: that metric of every round, one a line.
 column() {
@@ -180,5 +261,20 @@ format='%-18s %-10s %10s %10s %7s %12s\n'
 		done
 	echo
 	echo "per round (kernel round workload metric value...): $results"
+	if [[ -s $counts ]]; then
+		echo
+		echo "counts per loop, one boot of each kernel with $count_cpus vCPUs, lock_stat and"
+		echo "the percpu trace events (counts only: TCG with more vCPUs than host cores)"
+		# shellcheck disable=SC2059
+		printf "$format" load count base series "" ""
+		for load in "${loads[@]}"; do
+			for metric in allocs pcpu_lock-acq pcpu_lock-con pcpu_alloc_mutex-acq pcpu_alloc_mutex-con; do
+				# shellcheck disable=SC2059
+				printf "$format" "$load" "$metric" "$(per_loop base "$load" "$metric")" \
+					"$(per_loop series "$load" "$metric")" "" ""
+			done
+		done
+		echo "raw counts (kernel load name value...): $counts"
+	fi
 } >"$report"
 cat "$report"
