@@ -33,7 +33,9 @@
 # debugging or test suites, plus the net drivers and memory cgroups) and
 # the same guest, whose user space and tests come from the series' tree.
 # The base is built in its own worktree (build/bench-src), so the user's
-# tree is never checked out over.
+# tree is never checked out over. BENCH_SERIES_POSTING=NAME builds the
+# series only up to the end of posting NAME, in a worktree of its own
+# (build/bench-series-src), to measure what the postings up to it do.
 #
 # Then counts, not timings: both kernels again with lock_stat and the
 # percpu trace events (flavor "bench-counts"), booted once each with
@@ -71,6 +73,13 @@ for workload in "${workloads[@]}"; do
 done
 base_worktree "$worktree"
 git -C "$worktree" checkout -q --detach base
+series_src=$SRC_DIR
+if [[ -n ${BENCH_SERIES_POSTING:-} ]]; then
+	series_src=$BUILD_DIR/bench-series-src
+	series_end=$(posting_end_commit "$BENCH_SERIES_POSTING")
+	base_worktree "$series_src"
+	git -C "$series_src" checkout -q --detach "$series_end"
+fi
 
 rm -rf "$configs"
 mkdir -p "$configs/flavors" "$LOG_DIR"
@@ -93,7 +102,7 @@ gcc -O2 -Wall -static -o "$percpu_load" "$REPO_DIR/tests/bench/percpu_load.c" ||
 # build_guest FLAVOR KERNEL: the kernel (base or series) of FLAVOR, the
 # payload built against it and its initramfs.
 build_guest() {
-	local flavor=$1 kernel=$2 src=$SRC_DIR
+	local flavor=$1 kernel=$2 src=$series_src
 	local out=$BUILD_DIR/kernel-$flavor-$kernel payload=$BUILD_DIR/$flavor-payload-$kernel
 	local log=$LOG_DIR/build-$flavor-$kernel.log
 	[[ $kernel == base ]] && src=$worktree
@@ -245,6 +254,7 @@ spread() {
 
 format='%-18s %-10s %10s %10s %7s %12s\n'
 {
+	echo "series: ${BENCH_SERIES_POSTING:+the queue up to posting }${BENCH_SERIES_POSTING:-the whole queue}"
 	echo "base and series booted alternately, $rounds rounds each: medians, series/base,"
 	echo "and the spread of the base's own rounds (half their range over their median)"
 	# shellcheck disable=SC2059 # the format is this script's own
