@@ -526,6 +526,11 @@ fake_selftests() {
 	assert_one_error "BENCH_ROUNDS=0 is not a positive number"
 }
 
+@test "bench: a vCPU count for the counting boots that is not a number is one error" {
+	BENCH_COUNT_CPUS=eight run "$SCRIPTS/bench.sh"
+	assert_one_error "BENCH_COUNT_CPUS=eight is not a number"
+}
+
 @test "bench: a tree without the series' workload tests is one error saying what to run" {
 	make_git_tree "$SRC_DIR"
 	run "$SCRIPTS/bench.sh"
@@ -552,6 +557,20 @@ fake_selftests() {
 	[[ $args == *"-initrd $BUILD_DIR/initramfs-lazy.cpio "* ]]
 	[[ $args == *" preempt=lazy "* ]]
 	[[ $args != *"preempt=full"* ]]
+}
+
+@test "boot: BOOT_CPUS is what QEMU's -smp gets, two vCPUs without it" {
+	printf '#!/bin/bash\necho "$*" >"%s/qemu.args"\n' "$SCRATCH" >"$SCRATCH/qemu"
+	chmod +x "$SCRATCH/qemu"
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kernel-smp/arch/x86/boot"
+	printf 'base.config\n' >"$CONFIGS_DIR/flavors/smp"
+	touch "$BUILD_DIR/kernel-smp/arch/x86/boot/bzImage" "$BUILD_DIR/initramfs-smp.cpio"
+	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-smp/.config"
+	QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" smp
+	[[ $(cat "$SCRATCH/qemu.args") == *" -smp 2 "* ]]
+	BOOT_CPUS=2,maxcpus=64 QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" smp
+	[[ $(cat "$SCRATCH/qemu.args") == *" -smp 2,maxcpus=64 "* ]]
 }
 
 @test "check-log: a kernel that did not run in the flavor's preemption model fails" {
