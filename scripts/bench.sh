@@ -40,8 +40,10 @@
 # Then counts, not timings: both kernels again with lock_stat and the
 # percpu trace events (flavor "bench-counts"), booted once each with
 # BENCH_COUNT_CPUS (8) vCPUs, give per loop of each percpu_load load the
-# per-CPU allocations and the acquisitions and contentions of pcpu_lock
-# and pcpu_alloc_mutex. With more vCPUs than the host has cores, TCG's
+# per-CPU allocations and their bytes and the acquisitions and contentions
+# of pcpu_lock and pcpu_alloc_mutex; booted again with 2 vCPUs of
+# BENCH_POSSIBLE_CPUS possible ("64 255"), the allocations' bytes as the
+# possible CPUs grow. With more vCPUs than the host has cores, TCG's
 # timings measure the host: only counts are reported from these boots.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -49,6 +51,7 @@ set -euo pipefail
 
 rounds=${BENCH_ROUNDS:-5}
 count_cpus=${BENCH_COUNT_CPUS:-8}
+possible_cpus=${BENCH_POSSIBLE_CPUS-64 255}
 loads=(fork-exit fork-exec cgroup netns)
 worktree=$BUILD_DIR/bench-src
 configs=$BUILD_DIR/bench-configs
@@ -62,6 +65,10 @@ workloads=(
 
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is not a positive number; set e.g. BENCH_ROUNDS=5"
 [[ $count_cpus =~ ^(0|[1-9][0-9]*)$ ]] || die "BENCH_COUNT_CPUS=$count_cpus is not a number; set e.g. 8, or 0 to skip the counting boots"
+for n in $possible_cpus; do
+	[[ $n =~ ^[1-9][0-9]*$ && $n -ge 2 && $n -le 256 ]] ||
+		die "BENCH_POSSIBLE_CPUS holds $n; give numbers from 2 to 256, e.g. \"64 255\", or nothing"
+done
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 # A workload's test is the series' kselftest or the project's own
 # ($PROJECT_KSELFTESTS, which build-kselftest.sh installs beside).
@@ -176,7 +183,7 @@ for ((round = 1; round <= rounds; round++)); do
 done
 
 # count_lines LOG: per percpu_load load of the counting boot LOG, one line
-# "LOAD loops N allocs N pcpu_lock-acq N pcpu_lock-con N
+# "LOAD loops N allocs N bytes N pcpu_lock-acq N pcpu_lock-con N
 # pcpu_alloc_mutex-acq N pcpu_alloc_mutex-con N" (a lock that lock_stat
 # does not list was not taken: 0).
 count_lines() {
@@ -185,9 +192,9 @@ count_lines() {
 			split(substr($0, RSTART, RLENGTH), f, " ")
 			loops[f[2]] = f[6] * f[8]; order[++n] = f[2]
 		}
-		match($0, /percpu_allocs: [a-z-]+ [0-9]+/) {
+		match($0, /percpu_allocs: [a-z-]+ [0-9]+ bytes [0-9]+/) {
 			split(substr($0, RSTART, RLENGTH), f, " ")
-			allocs[f[2]] = f[3]
+			allocs[f[2]] = f[3]; bytes[f[2]] = f[5]
 		}
 		match($0, /lock_stat: [a-z-]+.*/) {
 			k = split(substr($0, RSTART, RLENGTH), f, " ")
@@ -198,7 +205,7 @@ count_lines() {
 		END {
 			for (j = 1; j <= n; j++) {
 				l = order[j]
-				printf "%s loops %d allocs %d", l, loops[l], allocs[l]
+				printf "%s loops %d allocs %d bytes %d", l, loops[l], allocs[l], bytes[l]
 				split("pcpu_lock pcpu_alloc_mutex", locks, " ")
 				for (i = 1; i <= 2; i++)
 					printf " %s-acq %d %s-con %d", locks[i], acq[l, locks[i]], locks[i], con[l, locks[i]]
@@ -207,32 +214,43 @@ count_lines() {
 		}'
 }
 
+# counting_boot KERNEL CPUS: boot KERNEL's bench-counts guest with -smp
+# CPUS; add its counts to $counts as "KERNEL CPUS LOAD ...".
+counting_boot() {
+	local kernel=$1 cpus=$2 log lines line
+	log=$LOG_DIR/bench-counts-$kernel-${cpus//[,=]/-}.log
+	progress "bench: counting boot, $kernel kernel, -smp $cpus"
+	KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$kernel \
+		INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$kernel.cpio \
+		BOOT_LOG=$log BOOT_CPUS=$cpus BOOT_TIMEOUT=1800 \
+		BOOT_APPEND="TORTURE_SECONDS=5 LOAD_SECONDS=2" \
+		"$scripts/boot.sh" bench-counts
+	lines=$(count_lines "$log")
+	[[ $(grep -c . <<<"$lines") -eq ${#loads[@]} ]] ||
+		die "the $kernel kernel's counting boot (-smp $cpus) did not count every load; see $log"
+	while read -r line; do
+		echo "$kernel $cpus $line"
+	done <<<"$lines" >>"$counts"
+}
+
 counts=$LOG_DIR/bench.counts
 : >"$counts"
-if [[ $count_cpus -gt 0 ]]; then
+if [[ $count_cpus -gt 0 || -n ${possible_cpus// /} ]]; then
 	for kernel in base series; do
 		build_guest bench-counts "$kernel"
-		log=$LOG_DIR/bench-counts-$kernel.log
-		progress "bench: counting boot, $kernel kernel, $count_cpus vCPUs"
-		KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$kernel \
-			INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$kernel.cpio \
-			BOOT_LOG=$log BOOT_CPUS=$count_cpus BOOT_TIMEOUT=1800 \
-			BOOT_APPEND="TORTURE_SECONDS=5 LOAD_SECONDS=2" \
-			"$scripts/boot.sh" bench-counts
-		lines=$(count_lines "$log")
-		[[ $(grep -c . <<<"$lines") -eq ${#loads[@]} ]] ||
-			die "the $kernel kernel's counting boot did not count every load; see $log"
-		while read -r line; do
-			echo "$kernel $line"
-		done <<<"$lines" >>"$counts"
+		[[ $count_cpus -eq 0 ]] || counting_boot "$kernel" "$count_cpus"
+		for n in $possible_cpus; do
+			counting_boot "$kernel" "2,maxcpus=$n"
+		done
 	done
 fi
 
-# per_loop KERNEL LOAD METRIC: that count of the counting boot, per loop.
+# per_loop KERNEL CPUS LOAD METRIC: that count of the counting boot with
+# -smp CPUS, per loop.
 per_loop() {
-	awk -v k="$1" -v l="$2" -v m="$3" '$1 == k && $2 == l {
-		for (i = 3; i < NF; i += 2) if ($i == m) v = $(i + 1)
-		for (i = 3; i < NF; i += 2) if ($i == "loops") n = $(i + 1)
+	awk -v k="$1" -v c="$2" -v l="$3" -v m="$4" '$1 == k && $2 == c && $3 == l {
+		for (i = 4; i < NF; i += 2) if ($i == m) v = $(i + 1)
+		for (i = 4; i < NF; i += 2) if ($i == "loops") n = $(i + 1)
 		if (n) printf "%.2f", v / n; else print "-"
 	}' "$counts"
 }
@@ -271,20 +289,36 @@ format='%-18s %-10s %10s %10s %7s %12s\n'
 		done
 	echo
 	echo "per round (kernel round workload metric value...): $results"
-	if [[ -s $counts ]]; then
+	if [[ $count_cpus -gt 0 ]]; then
 		echo
 		echo "counts per loop, one boot of each kernel with $count_cpus vCPUs, lock_stat and"
 		echo "the percpu trace events (counts only: TCG with more vCPUs than host cores)"
 		# shellcheck disable=SC2059
 		printf "$format" load count base series "" ""
 		for load in "${loads[@]}"; do
-			for metric in allocs pcpu_lock-acq pcpu_lock-con pcpu_alloc_mutex-acq pcpu_alloc_mutex-con; do
+			for metric in allocs bytes pcpu_lock-acq pcpu_lock-con pcpu_alloc_mutex-acq pcpu_alloc_mutex-con; do
 				# shellcheck disable=SC2059
-				printf "$format" "$load" "$metric" "$(per_loop base "$load" "$metric")" \
-					"$(per_loop series "$load" "$metric")" "" ""
+				printf "$format" "$load" "$metric" "$(per_loop base "$count_cpus" "$load" "$metric")" \
+					"$(per_loop series "$count_cpus" "$load" "$metric")" "" ""
 			done
 		done
-		echo "raw counts (kernel load name value...): $counts"
 	fi
+	if [[ -n ${possible_cpus// /} ]]; then
+		echo
+		echo "per-CPU bytes allocated per loop, 2 vCPUs of N possible (fork-exit builds one"
+		echo "mm per loop, fork-exec two)"
+		# shellcheck disable=SC2059
+		printf "$format" load "possible" base series ratio ""
+		for n in $possible_cpus; do
+			for load in fork-exit fork-exec; do
+				base=$(per_loop base "2,maxcpus=$n" "$load" bytes)
+				series=$(per_loop series "2,maxcpus=$n" "$load" bytes)
+				# shellcheck disable=SC2059
+				printf "$format" "$load" "$n" "$base" "$series" \
+					"$(awk -v s="$series" -v b="$base" 'BEGIN { if (b) printf "%.3f", s / b; else print "-" }')" ""
+			done
+		done
+	fi
+	[[ ! -s $counts ]] || echo "raw counts (kernel -smp load name value...): $counts"
 } >"$report"
 cat "$report"
