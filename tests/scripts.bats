@@ -225,15 +225,22 @@ QEMU
 	[ -f "$LOG_DIR/hang.log" ]
 }
 
-@test "boot: an arm64 flavor boots its Image on the virt machine's PL011 console" {
-	# A QEMU stand-in that records how it was started.
+# fake_boot FLAVOR IMAGE FLAVOR_LINES: a built SMP kernel IMAGE (its path
+# in the O= directory) and an initramfs for FLAVOR, whose file holds
+# FLAVOR_LINES, and a QEMU stand-in ($SCRATCH/qemu) that records in
+# $SCRATCH/qemu.args how it was started.
+fake_boot() {
 	printf '#!/bin/bash\necho "$*" >"%s/qemu.args"\n' "$SCRATCH" >"$SCRATCH/qemu"
 	chmod +x "$SCRATCH/qemu"
 	export CONFIGS_DIR=$SCRATCH/configs
-	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kernel-a64/arch/arm64/boot"
-	printf 'arch=arm64\nbase.config\n' >"$CONFIGS_DIR/flavors/a64"
-	touch "$BUILD_DIR/kernel-a64/arch/arm64/boot/Image" "$BUILD_DIR/initramfs-a64.cpio"
-	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-a64/.config"
+	mkdir -p "$CONFIGS_DIR/flavors" "$(dirname "$BUILD_DIR/kernel-$1/$2")"
+	printf '%s\n' "$3" >"$CONFIGS_DIR/flavors/$1"
+	touch "$BUILD_DIR/kernel-$1/$2" "$BUILD_DIR/initramfs-$1.cpio"
+	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-$1/.config"
+}
+
+@test "boot: an arm64 flavor boots its Image on the virt machine's PL011 console" {
+	fake_boot a64 arch/arm64/boot/Image "$(printf 'arch=arm64\nbase.config')"
 	QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" a64
 	args=$(cat "$SCRATCH/qemu.args")
 	[[ $args == "-machine virt -cpu cortex-a57 -accel tcg -m 1G -smp 2 "* ]]
@@ -560,13 +567,7 @@ fake_selftests() {
 }
 
 @test "boot: BOOT_CPUS is what QEMU's -smp gets, two vCPUs without it" {
-	printf '#!/bin/bash\necho "$*" >"%s/qemu.args"\n' "$SCRATCH" >"$SCRATCH/qemu"
-	chmod +x "$SCRATCH/qemu"
-	export CONFIGS_DIR=$SCRATCH/configs
-	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kernel-smp/arch/x86/boot"
-	printf 'base.config\n' >"$CONFIGS_DIR/flavors/smp"
-	touch "$BUILD_DIR/kernel-smp/arch/x86/boot/bzImage" "$BUILD_DIR/initramfs-smp.cpio"
-	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-smp/.config"
+	fake_boot smp arch/x86/boot/bzImage base.config
 	QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" smp
 	[[ $(cat "$SCRATCH/qemu.args") == *" -smp 2 "* ]]
 	BOOT_CPUS=2,maxcpus=64 QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" smp
