@@ -45,6 +45,7 @@
 # BENCH_POSSIBLE_CPUS possible ("64 255"), the allocations' bytes as the
 # possible CPUs grow. With more vCPUs than the host has cores, TCG's
 # timings measure the host: only counts are reported from these boots.
+# BENCH_ROUNDS=0 gives the counts alone, without the timed rounds.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -63,8 +64,10 @@ workloads=(
 	"prp-rx net/hsr:prp_master_stats.sh"
 )
 
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS=$rounds is not a positive number; set e.g. BENCH_ROUNDS=5"
+[[ $rounds =~ ^(0|[1-9][0-9]*)$ ]] || die "BENCH_ROUNDS=$rounds is not a number; set e.g. BENCH_ROUNDS=5, or 0 for the counts alone"
 [[ $count_cpus =~ ^(0|[1-9][0-9]*)$ ]] || die "BENCH_COUNT_CPUS=$count_cpus is not a number; set e.g. 8, or 0 to skip the counting boots"
+[[ $rounds -gt 0 || $count_cpus -gt 0 || -n ${possible_cpus// /} ]] ||
+	die "BENCH_ROUNDS=0, BENCH_COUNT_CPUS=0 and no BENCH_POSSIBLE_CPUS leave nothing to measure; set one of them"
 for n in $possible_cpus; do
 	[[ $n =~ ^[1-9][0-9]*$ && $n -ge 2 && $n -le 256 ]] ||
 		die "BENCH_POSSIBLE_CPUS holds $n; give numbers from 2 to 256, e.g. \"64 255\", or nothing"
@@ -129,9 +132,11 @@ build_guest() {
 		GUEST_PAYLOAD=$payload "$scripts/make-initramfs.sh" "$flavor"
 }
 
-for kernel in base series; do
-	build_guest bench "$kernel"
-done
+if [[ $rounds -gt 0 ]]; then
+	for kernel in base series; do
+		build_guest bench "$kernel"
+	done
+fi
 
 # round_lines LOG: one line per workload measured in the boot log LOG:
 # "WORKLOAD METRIC VALUE [METRIC VALUE...]".
@@ -273,22 +278,26 @@ spread() {
 format='%-18s %-10s %10s %10s %7s %12s\n'
 {
 	echo "series: ${BENCH_SERIES_POSTING:+the queue up to posting }${BENCH_SERIES_POSTING:-the whole queue}"
-	echo "base and series booted alternately, $rounds rounds each: medians, series/base,"
-	echo "and the spread of the base's own rounds (half their range over their median)"
-	# shellcheck disable=SC2059 # the format is this script's own
-	printf "$format" workload metric base series ratio base-spread
-	# Every workload and metric, in the order the first boot printed them.
-	awk '$1 == "base" && $2 == 1 { for (i = 4; i < NF; i += 2) print $3, $i }' "$results" |
-		while read -r name metric; do
-			base=$(column base "$name" "$metric" | median)
-			series=$(column series "$name" "$metric" | median)
-			# shellcheck disable=SC2059
-			printf "$format" "$name" "$metric" "$base" "$series" \
-				"$(awk -v s="$series" -v b="$base" 'BEGIN { if (b) printf "%.3f", s / b; else print "-" }')" \
-				"$(column base "$name" "$metric" | spread)"
-		done
-	echo
-	echo "per round (kernel round workload metric value...): $results"
+	if [[ $rounds -gt 0 ]]; then
+		echo "base and series booted alternately, $rounds rounds each: medians, series/base,"
+		echo "and the spread of the base's own rounds (half their range over their median)"
+		# shellcheck disable=SC2059 # the format is this script's own
+		printf "$format" workload metric base series ratio base-spread
+		# Every workload and metric, in the order the first boot printed them.
+		awk '$1 == "base" && $2 == 1 { for (i = 4; i < NF; i += 2) print $3, $i }' "$results" |
+			while read -r name metric; do
+				base=$(column base "$name" "$metric" | median)
+				series=$(column series "$name" "$metric" | median)
+				# shellcheck disable=SC2059
+				printf "$format" "$name" "$metric" "$base" "$series" \
+					"$(awk -v s="$series" -v b="$base" 'BEGIN { if (b) printf "%.3f", s / b; else print "-" }')" \
+					"$(column base "$name" "$metric" | spread)"
+			done
+		echo
+		echo "per round (kernel round workload metric value...): $results"
+	else
+		echo "no timed rounds (BENCH_ROUNDS=0)"
+	fi
 	if [[ $count_cpus -gt 0 ]]; then
 		echo
 		echo "counts per loop, one boot of each kernel with $count_cpus vCPUs, lock_stat and"

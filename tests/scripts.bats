@@ -528,9 +528,14 @@ fake_selftests() {
 	assert_one_error "kselftest absent.sh is not installed by target drivers/net/netdevsim"
 }
 
-@test "bench: a round count that is not a positive number is one error" {
-	BENCH_ROUNDS=0 run "$SCRIPTS/bench.sh"
-	assert_one_error "BENCH_ROUNDS=0 is not a positive number"
+@test "bench: a round count that is not a number is one error" {
+	BENCH_ROUNDS=five run "$SCRIPTS/bench.sh"
+	assert_one_error "BENCH_ROUNDS=five is not a number"
+}
+
+@test "bench: no rounds, no counting boots and no possible CPUs is one error" {
+	BENCH_ROUNDS=0 BENCH_COUNT_CPUS=0 BENCH_POSSIBLE_CPUS= run "$SCRIPTS/bench.sh"
+	assert_one_error "leave nothing to measure"
 }
 
 @test "bench: a vCPU count for the counting boots that is not a number is one error" {
