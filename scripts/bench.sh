@@ -65,12 +65,18 @@ workloads=(
 )
 
 [[ $rounds =~ ^(0|[1-9][0-9]*)$ ]] || die "BENCH_ROUNDS=$rounds is not a number; set e.g. BENCH_ROUNDS=5, or 0 for the counts alone"
-[[ $count_cpus =~ ^(0|[1-9][0-9]*)$ ]] || die "BENCH_COUNT_CPUS=$count_cpus is not a number; set e.g. 8, or 0 to skip the counting boots"
+[[ $count_cpus =~ ^(0|[1-9][0-9]*)$ && $count_cpus -le 255 ]] ||
+	die "BENCH_COUNT_CPUS=$count_cpus is not a number up to 255; set e.g. 8, or 0 to skip the counting boots"
 [[ $rounds -gt 0 || $count_cpus -gt 0 || -n ${possible_cpus// /} ]] ||
 	die "BENCH_ROUNDS=0, BENCH_COUNT_CPUS=0 and no BENCH_POSSIBLE_CPUS leave nothing to measure; set one of them"
+# Each counting boot is keyed by its number of possible CPUs.
+seen=" $count_cpus "
 for n in $possible_cpus; do
-	[[ $n =~ ^[1-9][0-9]*$ && $n -ge 2 && $n -le 256 ]] ||
-		die "BENCH_POSSIBLE_CPUS holds $n; give numbers from 2 to 256, e.g. \"64 255\", or nothing"
+	[[ $n =~ ^[1-9][0-9]*$ && $n -ge 2 && $n -le 255 ]] ||
+		die "BENCH_POSSIBLE_CPUS holds $n; give numbers from 2 to 255, e.g. \"64 255\", or nothing"
+	[[ $seen != *" $n "* ]] ||
+		die "BENCH_POSSIBLE_CPUS holds $n twice, or as BENCH_COUNT_CPUS too; give each number once"
+	seen+="$n "
 done
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 # A workload's test is the series' kselftest or the project's own
@@ -189,13 +195,17 @@ done
 
 # count_lines LOG: per percpu_load load of the counting boot LOG, one line
 # "LOAD loops N allocs N bytes N pcpu_lock-acq N pcpu_lock-con N
-# pcpu_alloc_mutex-acq N pcpu_alloc_mutex-con N" (a lock that lock_stat
-# does not list was not taken: 0).
+# pcpu_alloc_mutex-acq N pcpu_alloc_mutex-con N": the load's counts less
+# those of its 0-second run ("setup-LOAD"), which starts and ends the
+# workers without a loop (a lock that lock_stat does not list was not
+# taken: 0). A load without its loop count, or without the allocation or
+# lock lines of either run, gives "LOAD missing".
 count_lines() {
-	tr -d '\r' <"$1" | awk '
-		match($0, /percpu_load: [a-z-]+ cpus [0-9]+ seconds [0-9.]+ per_second [0-9]+/) {
+	tr -d '\r' <"$1" | awk -v loads="${loads[*]}" '
+		match($0, /percpu_load: [a-z-]+ cpus [0-9]+ seconds [0-9.]+ per_second [0-9]+ loops [0-9]+/) {
 			split(substr($0, RSTART, RLENGTH), f, " ")
-			loops[f[2]] = f[6] * f[8]; order[++n] = f[2]
+			if (f[6] > 0)
+				loops[f[2]] = f[10]
 		}
 		match($0, /percpu_allocs: [a-z-]+ [0-9]+ bytes [0-9]+/) {
 			split(substr($0, RSTART, RLENGTH), f, " ")
@@ -203,38 +213,56 @@ count_lines() {
 		}
 		match($0, /lock_stat: [a-z-]+.*/) {
 			k = split(substr($0, RSTART, RLENGTH), f, " ")
+			locked[f[2]] = 1
 			for (i = 3; i + 4 <= k; i += 5) {
 				acq[f[2], f[i]] = f[i + 2]; con[f[2], f[i]] = f[i + 4]
 			}
 		}
 		END {
+			n = split(loads, order, " ")
+			split("pcpu_lock pcpu_alloc_mutex", locks, " ")
 			for (j = 1; j <= n; j++) {
-				l = order[j]
-				printf "%s loops %d allocs %d bytes %d", l, loops[l], allocs[l], bytes[l]
-				split("pcpu_lock pcpu_alloc_mutex", locks, " ")
+				l = order[j]; s = "setup-" l
+				if (!(l in loops) || !(l in allocs) || !(s in allocs) ||
+				    !(l in locked) || !(s in locked)) {
+					print l, "missing"
+					continue
+				}
+				printf "%s loops %d allocs %.0f bytes %.0f", l, loops[l],
+					allocs[l] - allocs[s], bytes[l] - bytes[s]
 				for (i = 1; i <= 2; i++)
-					printf " %s-acq %d %s-con %d", locks[i], acq[l, locks[i]], locks[i], con[l, locks[i]]
+					printf " %s-acq %.0f %s-con %.0f", locks[i],
+						acq[l, locks[i]] - acq[s, locks[i]], locks[i],
+						con[l, locks[i]] - con[s, locks[i]]
 				print ""
 			}
 		}'
 }
 
-# counting_boot KERNEL CPUS: boot KERNEL's bench-counts guest with -smp
-# CPUS; add its counts to $counts as "KERNEL CPUS LOAD ...".
+# counting_boot KERNEL POSSIBLE ONLINE: boot KERNEL's bench-counts guest
+# with POSSIBLE vCPUs, ONLINE of them brought up (maxcpus=: x86 counts
+# only the CPUs QEMU's tables list as enabled as possible, so -smp's
+# maxcpus= would not do); add its counts to $counts as "KERNEL POSSIBLE
+# LOAD ...".
 counting_boot() {
-	local kernel=$1 cpus=$2 log lines line
-	log=$LOG_DIR/bench-counts-$kernel-${cpus//[,=]/-}.log
-	progress "bench: counting boot, $kernel kernel, -smp $cpus"
+	local kernel=$1 possible=$2 online=$3 log lines line
+	log=$LOG_DIR/bench-counts-$kernel-$possible.log
+	progress "bench: counting boot, $kernel kernel, $possible possible CPUs, $online online"
 	KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$kernel \
 		INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$kernel.cpio \
-		BOOT_LOG=$log BOOT_CPUS=$cpus BOOT_TIMEOUT=1800 \
-		BOOT_APPEND="TORTURE_SECONDS=5 LOAD_SECONDS=2" \
+		BOOT_LOG=$log BOOT_CPUS=$possible BOOT_TIMEOUT=1800 \
+		BOOT_APPEND="maxcpus=$online TORTURE_SECONDS=5 LOAD_SECONDS=2" \
 		"$scripts/boot.sh" bench-counts
+	tr -d '\r' <"$log" | grep -q "nr_cpu_ids:$possible " ||
+		die "the $kernel kernel's counting boot does not have $possible possible CPUs (nr_cpu_ids); see $log"
+	if ! grep -q '^percpu-guest: done' "$log" || ! grep -q 'percpu_torture: End of test: SUCCESS' "$log"; then
+		die "the $kernel kernel's counting boot ($possible CPUs) did not finish, or its torture run failed; see $log"
+	fi
 	lines=$(count_lines "$log")
-	[[ $(grep -c . <<<"$lines") -eq ${#loads[@]} ]] ||
-		die "the $kernel kernel's counting boot (-smp $cpus) did not count every load; see $log"
+	! grep -q ' missing$' <<<"$lines" ||
+		die "the $kernel kernel's counting boot ($possible CPUs) lacks counts of: $(awk '$2 == "missing" { printf " %s", $1 }' <<<"$lines"); see $log"
 	while read -r line; do
-		echo "$kernel $cpus $line"
+		echo "$kernel $possible $line"
 	done <<<"$lines" >>"$counts"
 }
 
@@ -243,9 +271,9 @@ counts=$LOG_DIR/bench.counts
 if [[ $count_cpus -gt 0 || -n ${possible_cpus// /} ]]; then
 	for kernel in base series; do
 		build_guest bench-counts "$kernel"
-		[[ $count_cpus -eq 0 ]] || counting_boot "$kernel" "$count_cpus"
+		[[ $count_cpus -eq 0 ]] || counting_boot "$kernel" "$count_cpus" "$count_cpus"
 		for n in $possible_cpus; do
-			counting_boot "$kernel" "2,maxcpus=$n"
+			counting_boot "$kernel" "$n" 2
 		done
 	done
 fi
@@ -270,6 +298,11 @@ median() {
 	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+# ratio SERIES BASE: SERIES/BASE to three places, "-" without a base.
+ratio() {
+	awk -v s="$1" -v b="$2" 'BEGIN { if (b + 0) printf "%.3f", s / b; else print "-" }'
+}
+
 # spread: half the range of the numbers on stdin, in percent of their median.
 spread() {
 	sort -n | awk '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]; if (m) printf "±%.1f%%", 50 * (v[NR] - v[1]) / m; else print "-" }'
@@ -290,7 +323,7 @@ format='%-18s %-10s %10s %10s %7s %12s\n'
 				series=$(column series "$name" "$metric" | median)
 				# shellcheck disable=SC2059
 				printf "$format" "$name" "$metric" "$base" "$series" \
-					"$(awk -v s="$series" -v b="$base" 'BEGIN { if (b) printf "%.3f", s / b; else print "-" }')" \
+					"$(ratio "$series" "$base")" \
 					"$(column base "$name" "$metric" | spread)"
 			done
 		echo
@@ -320,11 +353,11 @@ format='%-18s %-10s %10s %10s %7s %12s\n'
 		printf "$format" load "possible" base series ratio ""
 		for n in $possible_cpus; do
 			for load in fork-exit fork-exec; do
-				base=$(per_loop base "2,maxcpus=$n" "$load" bytes)
-				series=$(per_loop series "2,maxcpus=$n" "$load" bytes)
+				base=$(per_loop base "$n" "$load" bytes)
+				series=$(per_loop series "$n" "$load" bytes)
 				# shellcheck disable=SC2059
 				printf "$format" "$load" "$n" "$base" "$series" \
-					"$(awk -v s="$series" -v b="$base" 'BEGIN { if (b) printf "%.3f", s / b; else print "-" }')" ""
+					"$(ratio "$series" "$base")" ""
 			done
 		done
 	fi

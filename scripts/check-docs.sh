@@ -29,20 +29,27 @@ git -C "$worktree" checkout -q --detach base
 # kerneldoc_warnings SRC FILE...: kernel-doc's warnings on those of the
 # FILEs that SRC has, without line numbers, sorted.
 kerneldoc_warnings() {
-	local src=$1 file present=()
+	local src=$1 file output present=()
 	shift
 	for file in "$@"; do
 		[[ ! -f $src/$file ]] || present+=("$file")
 	done
 	[[ ${#present[@]} -eq 0 ]] && return
-	(cd "$src" && scripts/kernel-doc -none "${present[@]}" 2>&1) |
-		sed -E 's|^(Warning: [^:]+):[0-9]+ |\1: |' | sort -u
+	output=$(cd "$src" && scripts/kernel-doc -none "${present[@]}" 2>&1) ||
+		die "kernel-doc failed in $src: $(head -1 <<<"$output")"
+	# Anything but a warning is kernel-doc itself failing, which would
+	# cancel out if it failed alike on both trees.
+	! grep -qv '^Warning: ' <<<"${output:-Warning: }" ||
+		die "kernel-doc printed more than warnings in $src: $(grep -v '^Warning: ' <<<"$output" | head -1)"
+	[[ -z $output ]] ||
+		sed -E 's|^(Warning: [^:]+):[0-9]+ |\1: |' <<<"$output" | sort -u
 }
 
 mapfile -t touched < <(git -C "$SRC_DIR" diff --name-only --diff-filter=AM base HEAD -- '*.c' '*.h')
 progress "docs: kernel-doc -none on the ${#touched[@]} C files the series touches, against the base's"
-new=$(comm -13 <(kerneldoc_warnings "$worktree" "${touched[@]}") \
-	<(kerneldoc_warnings "$SRC_DIR" "${touched[@]}"))
+base_kerneldoc=$(kerneldoc_warnings "$worktree" "${touched[@]}")
+series_kerneldoc=$(kerneldoc_warnings "$SRC_DIR" "${touched[@]}")
+new=$(comm -13 <(echo "$base_kerneldoc") <(echo "$series_kerneldoc"))
 [[ -z $new ]] || { echo "$new"; die "the series adds kernel-doc warnings to the files it touches; fix their comments"; }
 
 # core_api_warnings SRC OUT: build the core-api book of SRC into OUT and

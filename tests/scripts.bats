@@ -538,9 +538,14 @@ fake_selftests() {
 	assert_one_error "leave nothing to measure"
 }
 
+@test "bench: a number of possible CPUs given twice is one error" {
+	BENCH_COUNT_CPUS=8 BENCH_POSSIBLE_CPUS="8 64" run "$SCRIPTS/bench.sh"
+	assert_one_error "BENCH_POSSIBLE_CPUS holds 8 twice, or as BENCH_COUNT_CPUS too"
+}
+
 @test "bench: a vCPU count for the counting boots that is not a number is one error" {
 	BENCH_COUNT_CPUS=eight run "$SCRIPTS/bench.sh"
-	assert_one_error "BENCH_COUNT_CPUS=eight is not a number"
+	assert_one_error "BENCH_COUNT_CPUS=eight is not a number up to 255"
 }
 
 @test "bench: a tree without the series' workload tests is one error saying what to run" {

@@ -14,7 +14,9 @@
  *              the memory controller on: each memory cgroup allocates
  *              per-CPU statistics).
  *
- * Prints "percpu_load: LOAD cpus C seconds S per_second P".
+ * Prints "percpu_load: LOAD cpus C seconds S per_second P loops N".
+ * SECONDS 0 starts and ends the workers without a loop: what starting
+ * them costs, for counts taken around a run to subtract.
  * Usage: percpu_load LOAD [SECONDS [DIR]]   (default 3 seconds)
  */
 #define _GNU_SOURCE
@@ -77,6 +79,7 @@ static void fork_exec_once(void)
 
 	if (pid == 0) {
 		execl(self, self, EXITING_CHILD, (char *)NULL);
+		fprintf(stderr, "percpu_load: exec %s: %s\n", self, strerror(errno));
 		_exit(127);
 	}
 	reap(pid);
@@ -138,20 +141,25 @@ int main(int argc, char **argv)
 			load = &loads[i];
 	seconds = argc > 2 ? atof(argv[2]) : 3;
 	cgroup_dir = argc > 3 ? argv[3] : NULL;
-	self = argv[0];
-	if (!load || seconds <= 0 || (load->once == cgroup_once && !cgroup_dir)) {
-		fprintf(stderr, "usage: percpu_load fork-exit|fork-exec|netns|cgroup [SECONDS > 0 [CGROUP-DIR]]\n");
+	/* The binary itself, however it was started. */
+	self = "/proc/self/exe";
+	if (!load || seconds < 0 || (load->once == cgroup_once && !cgroup_dir)) {
+		fprintf(stderr, "usage: percpu_load fork-exit|fork-exec|netns|cgroup [SECONDS >= 0 [CGROUP-DIR]]\n");
 		return 1;
 	}
 	if (pipe(pipefd) || sched_getaffinity(0, sizeof(online), &online))
 		die("setup");
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		cpu_set_t one;
+		pid_t pid;
 
 		if (!CPU_ISSET(cpu, &online))
 			continue;
 		cpus++;
-		if (fork() == 0) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
 			CPU_ZERO(&one);
 			CPU_SET(cpu, &one);
 			if (sched_setaffinity(0, sizeof(one), &one))
@@ -169,7 +177,8 @@ int main(int argc, char **argv)
 	while (wait(&status) > 0)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			return 1;
-	printf("percpu_load: %s cpus %d seconds %g per_second %.0f\n",
-	       load->name, cpus, seconds, total / seconds);
+	printf("percpu_load: %s cpus %d seconds %g per_second %.0f loops %ld\n",
+	       load->name, cpus, seconds, seconds > 0 ? total / seconds : 0,
+	       total);
 	return 0;
 }
