@@ -42,7 +42,7 @@
 # BENCH_COUNT_CPUS (8) vCPUs, give per loop of each percpu_load load the
 # per-CPU allocations and their bytes and the acquisitions and contentions
 # of pcpu_lock and pcpu_alloc_mutex; booted again with 2 vCPUs of
-# BENCH_POSSIBLE_CPUS possible ("64 255"), the allocations' bytes as the
+# BENCH_POSSIBLE_CPUS possible ("64 254"), the allocations' bytes as the
 # possible CPUs grow. With more vCPUs than the host has cores, TCG's
 # timings measure the host: only counts are reported from these boots.
 # BENCH_ROUNDS=0 gives the counts alone, without the timed rounds.
@@ -52,7 +52,7 @@ set -euo pipefail
 
 rounds=${BENCH_ROUNDS:-5}
 count_cpus=${BENCH_COUNT_CPUS:-8}
-possible_cpus=${BENCH_POSSIBLE_CPUS-64 255}
+possible_cpus=${BENCH_POSSIBLE_CPUS-64 254}
 loads=(fork-exit fork-exec cgroup netns)
 worktree=$BUILD_DIR/bench-src
 configs=$BUILD_DIR/bench-configs
@@ -65,15 +65,17 @@ workloads=(
 )
 
 [[ $rounds =~ ^(0|[1-9][0-9]*)$ ]] || die "BENCH_ROUNDS=$rounds is not a number; set e.g. BENCH_ROUNDS=5, or 0 for the counts alone"
-[[ $count_cpus =~ ^(0|[1-9][0-9]*)$ && $count_cpus -le 255 ]] ||
-	die "BENCH_COUNT_CPUS=$count_cpus is not a number up to 255; set e.g. 8, or 0 to skip the counting boots"
+[[ $count_cpus =~ ^(0|[1-9][0-9]*)$ && $count_cpus -le 254 ]] ||
+	die "BENCH_COUNT_CPUS=$count_cpus is not a number up to 254; set e.g. 8, or 0 to skip the counting boots"
 [[ $rounds -gt 0 || $count_cpus -gt 0 || -n ${possible_cpus// /} ]] ||
 	die "BENCH_ROUNDS=0, BENCH_COUNT_CPUS=0 and no BENCH_POSSIBLE_CPUS leave nothing to measure; set one of them"
 # Each counting boot is keyed by its number of possible CPUs.
 seen=" $count_cpus "
 for n in $possible_cpus; do
-	[[ $n =~ ^[1-9][0-9]*$ && $n -ge 2 && $n -le 255 ]] ||
-		die "BENCH_POSSIBLE_CPUS holds $n; give numbers from 2 to 255, e.g. \"64 255\", or nothing"
+	# QEMU 7.2's x86 guest with 255 CPUs dies early in its boot here;
+	# with 254 it boots.
+	[[ $n =~ ^[1-9][0-9]*$ && $n -ge 2 && $n -le 254 ]] ||
+		die "BENCH_POSSIBLE_CPUS holds $n; give numbers from 2 to 254, e.g. \"64 254\", or nothing"
 	[[ $seen != *" $n "* ]] ||
 		die "BENCH_POSSIBLE_CPUS holds $n twice, or as BENCH_COUNT_CPUS too; give each number once"
 	seen+="$n "
@@ -239,25 +241,37 @@ count_lines() {
 		}'
 }
 
-# counting_boot KERNEL POSSIBLE ONLINE: boot KERNEL's bench-counts guest
-# with POSSIBLE vCPUs, ONLINE of them brought up (maxcpus=: x86 counts
-# only the CPUs QEMU's tables list as enabled as possible, so -smp's
-# maxcpus= would not do); add its counts to $counts as "KERNEL POSSIBLE
-# LOAD ...".
+# boot_counting_guest KERNEL POSSIBLE ONLINE LOG: boot KERNEL's bench-counts
+# guest with POSSIBLE vCPUs, ONLINE of them brought up (maxcpus=: x86
+# counts only the CPUs QEMU's tables list as enabled as possible, so
+# -smp's maxcpus= would not do), its console to LOG.
+boot_counting_guest() {
+	KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$1 \
+		INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$1.cpio \
+		BOOT_LOG=$4 BOOT_CPUS=$2 BOOT_TIMEOUT=1800 \
+		BOOT_APPEND="maxcpus=$3 LOAD_SECONDS=2" \
+		"$scripts/boot.sh" bench-counts
+}
+
+# counting_boot KERNEL POSSIBLE ONLINE: the counting boot of KERNEL with
+# POSSIBLE CPUs, ONLINE of them online; add its counts to $counts as
+# "KERNEL POSSIBLE LOAD ...".
 counting_boot() {
 	local kernel=$1 possible=$2 online=$3 log lines line
 	log=$LOG_DIR/bench-counts-$kernel-$possible.log
 	progress "bench: counting boot, $kernel kernel, $possible possible CPUs, $online online"
-	KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$kernel \
-		INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$kernel.cpio \
-		BOOT_LOG=$log BOOT_CPUS=$possible BOOT_TIMEOUT=1800 \
-		BOOT_APPEND="maxcpus=$online TORTURE_SECONDS=5 LOAD_SECONDS=2" \
-		"$scripts/boot.sh" bench-counts
+	boot_counting_guest "$kernel" "$possible" "$online" "$log"
+	# QEMU's TCG can run stale code that another vCPU patched (see
+	# test-flavor.sh): such a boot tells nothing; boot once more.
+	if grep -q '^Oops: int3' "$log"; then
+		cp "$log" "$log.tcg-int3"
+		warn "the $kernel kernel's counting boot oopsed on an int3 (QEMU TCG text patching), booting again; first log: $log.tcg-int3"
+		boot_counting_guest "$kernel" "$possible" "$online" "$log"
+	fi
 	tr -d '\r' <"$log" | grep -q "nr_cpu_ids:$possible " ||
 		die "the $kernel kernel's counting boot does not have $possible possible CPUs (nr_cpu_ids); see $log"
-	if ! grep -q '^percpu-guest: done' "$log" || ! grep -q 'percpu_torture: End of test: SUCCESS' "$log"; then
-		die "the $kernel kernel's counting boot ($possible CPUs) did not finish, or its torture run failed; see $log"
-	fi
+	grep -q '^percpu-guest: done' "$log" ||
+		die "the $kernel kernel's counting boot ($possible CPUs) did not finish; see $log"
 	lines=$(count_lines "$log")
 	! grep -q ' missing$' <<<"$lines" ||
 		die "the $kernel kernel's counting boot ($possible CPUs) lacks counts of: $(awk '$2 == "missing" { printf " %s", $1 }' <<<"$lines"); see $log"
