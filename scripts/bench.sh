@@ -175,6 +175,20 @@ round_lines() {
 # per percpu_load load and one of a torture run that ended in SUCCESS.
 expected_lines=$((${#workloads[@]} + 16 + ${#loads[@]} + 1))
 
+# boot_guest FLAVOR LOG: boot.sh with BOOT_LOG=LOG and the caller's
+# environment. QEMU's TCG can run stale code that another vCPU has just
+# patched (see test-flavor.sh), and the kernel then oopses on an int3: such
+# a boot tells nothing of either kernel, so it boots once more, keeping the
+# first log beside; a second such oops stands.
+boot_guest() {
+	BOOT_LOG=$2 "$scripts/boot.sh" "$1"
+	if grep -q '^Oops: int3' "$2"; then
+		cp "$2" "$2.tcg-int3"
+		warn "an int3 oops (QEMU TCG text patching) in $2, booting again; first log: $2.tcg-int3"
+		BOOT_LOG=$2 "$scripts/boot.sh" "$1"
+	fi
+}
+
 results=$LOG_DIR/bench.rounds
 : >"$results"
 for ((round = 1; round <= rounds; round++)); do
@@ -182,8 +196,7 @@ for ((round = 1; round <= rounds; round++)); do
 		log=$LOG_DIR/bench-$kernel-$round.log
 		progress "bench: round $round of $rounds, $kernel kernel"
 		KERNEL_OUT=$BUILD_DIR/kernel-bench-$kernel INITRAMFS=$BUILD_DIR/initramfs-bench-$kernel.cpio \
-			BOOT_LOG=$log BOOT_APPEND="ROUNDS=1 TORTURE_SECONDS=${TORTURE_SECONDS:-10}" \
-			"$scripts/boot.sh" bench
+			BOOT_APPEND="ROUNDS=1 TORTURE_SECONDS=${TORTURE_SECONDS:-10}" boot_guest bench "$log"
 		lines=$(round_lines "$log")
 		if ! grep -q '^percpu-guest: done' "$log" ||
 			[[ $(grep -c . <<<"$lines") -ne $expected_lines ]]; then
@@ -248,9 +261,8 @@ count_lines() {
 boot_counting_guest() {
 	KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$1 \
 		INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$1.cpio \
-		BOOT_LOG=$4 BOOT_CPUS=$2 BOOT_TIMEOUT=1800 \
-		BOOT_APPEND="maxcpus=$3 LOAD_SECONDS=2" \
-		"$scripts/boot.sh" bench-counts
+		BOOT_CPUS=$2 BOOT_TIMEOUT=1800 BOOT_APPEND="maxcpus=$3 LOAD_SECONDS=2" \
+		boot_guest bench-counts "$4"
 }
 
 # counting_boot KERNEL POSSIBLE ONLINE: the counting boot of KERNEL with
@@ -261,13 +273,6 @@ counting_boot() {
 	log=$LOG_DIR/bench-counts-$kernel-$possible.log
 	progress "bench: counting boot, $kernel kernel, $possible possible CPUs, $online online"
 	boot_counting_guest "$kernel" "$possible" "$online" "$log"
-	# QEMU's TCG can run stale code that another vCPU patched (see
-	# test-flavor.sh): such a boot tells nothing; boot once more.
-	if grep -q '^Oops: int3' "$log"; then
-		cp "$log" "$log.tcg-int3"
-		warn "the $kernel kernel's counting boot oopsed on an int3 (QEMU TCG text patching), booting again; first log: $log.tcg-int3"
-		boot_counting_guest "$kernel" "$possible" "$online" "$log"
-	fi
 	tr -d '\r' <"$log" | grep -q "nr_cpu_ids:$possible " ||
 		die "the $kernel kernel's counting boot does not have $possible possible CPUs (nr_cpu_ids); see $log"
 	grep -q '^percpu-guest: done' "$log" ||
