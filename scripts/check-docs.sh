@@ -1,8 +1,13 @@
 #!/bin/bash
-# The series' documentation: scripts/kernel-doc -none must be clean on every
-# .c and .h file the series touches, and the core-api book, which holds
-# Documentation/core-api/percpu.rst, must build with Sphinx without a
-# warning the base's core-api book does not have.
+# The series' documentation: scripts/kernel-doc -none must give no warning
+# on the .c and .h files the series touches that the same files of the base
+# do not give (a file the series adds must be clean), and the core-api
+# book, which holds Documentation/core-api/percpu.rst, must build with
+# Sphinx without a warning the base's core-api book does not have. A
+# warning the base already gives is another subsystem's to fix: rseq_types.h
+# warns about an undocumented padding byte, and the series touches it only
+# for struct mm_cid_pcpu. The core-api book still shows every kernel-doc
+# warning of the files it pulls in, mm/percpu.c's among them.
 #
 # Sphinx builds core-api alone (SPHINXDIRS=core-api), for the base in a
 # worktree of its own (build/docs-src) and for the series in the applied
@@ -18,14 +23,34 @@ worktree=$BUILD_DIR/docs-src
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 command -v sphinx-build >/dev/null || die "sphinx-build not found; run 'make deps' (python3-sphinx)"
 
-mapfile -t touched < <(git -C "$SRC_DIR" diff --name-only --diff-filter=AM base HEAD -- '*.c' '*.h')
-progress "docs: kernel-doc -none on the ${#touched[@]} C files the series touches"
-kerneldoc=
-[[ ${#touched[@]} -eq 0 ]] || kerneldoc=$(cd "$SRC_DIR" && scripts/kernel-doc -none "${touched[@]}" 2>&1)
-[[ -z $kerneldoc ]] || { echo "$kerneldoc"; die "kernel-doc warns on files the series touches; fix their comments"; }
-
 base_worktree "$worktree"
 git -C "$worktree" checkout -q --detach base
+
+# kerneldoc_warnings SRC FILE...: kernel-doc's warnings on those of the
+# FILEs that SRC has, without line numbers, sorted.
+kerneldoc_warnings() {
+	local src=$1 file output present=()
+	shift
+	for file in "$@"; do
+		[[ ! -f $src/$file ]] || present+=("$file")
+	done
+	[[ ${#present[@]} -eq 0 ]] && return
+	output=$(cd "$src" && scripts/kernel-doc -none "${present[@]}" 2>&1) ||
+		die "kernel-doc failed in $src: $(head -1 <<<"$output")"
+	# Anything but a warning is kernel-doc itself failing, which would
+	# cancel out if it failed alike on both trees.
+	! grep -qv '^Warning: ' <<<"${output:-Warning: }" ||
+		die "kernel-doc printed more than warnings in $src: $(grep -v '^Warning: ' <<<"$output" | head -1)"
+	[[ -z $output ]] ||
+		sed -E 's|^(Warning: [^:]+):[0-9]+ |\1: |' <<<"$output" | sort -u
+}
+
+mapfile -t touched < <(git -C "$SRC_DIR" diff --name-only --diff-filter=AM base HEAD -- '*.c' '*.h')
+progress "docs: kernel-doc -none on the ${#touched[@]} C files the series touches, against the base's"
+base_kerneldoc=$(kerneldoc_warnings "$worktree" "${touched[@]}")
+series_kerneldoc=$(kerneldoc_warnings "$SRC_DIR" "${touched[@]}")
+new=$(comm -13 <(echo "$base_kerneldoc") <(echo "$series_kerneldoc"))
+[[ -z $new ]] || { echo "$new"; die "the series adds kernel-doc warnings to the files it touches; fix their comments"; }
 
 # core_api_warnings SRC OUT: build the core-api book of SRC into OUT and
 # print its warnings, normalised and sorted.
@@ -46,4 +71,4 @@ new=$(comm -13 <(echo "$base_warnings") <(echo "$series_warnings"))
 [[ -z $new ]] || { echo "$new"; die "the series adds Sphinx warnings to the core-api book; fix the documents or kernel-doc above"; }
 [[ -f $BUILD_DIR/docs-series/Documentation/output/core-api/percpu.html ]] ||
 	die "the core-api book has no percpu page; is percpu.rst in Documentation/core-api/index.rst?"
-echo "kernel-doc clean on ${#touched[@]} files; core-api book: $(grep -c . <<<"$base_warnings") warnings on the base, no new ones"
+echo "kernel-doc: no new warnings on ${#touched[@]} files; core-api book: $(grep -c . <<<"$base_warnings") warnings on the base, no new ones"

@@ -7,8 +7,8 @@
 #     below its ---) has the cover's subject and every line of its body,
 #     base-commit: naming the posting's start (the base, or the posting
 #     its on= names applied) and change-id:;
-#   - b4's recipients (To: and Cc: of the first mail) are the ones kept in
-#     tests/postings/<posting>/recipients;
+#   - b4's recipients (To: and Cc: of the first mail, in any order) are
+#     the ones kept in tests/postings/<posting>/recipients;
 #   - the patch mails of all postings, applied in series order with git am
 #     onto base, give the same tree as patches/ applied in order.
 set -euo pipefail
@@ -93,10 +93,12 @@ while read -r name on prefixes patches; do
 	grep -qE '^change-id: [0-9]{8}-[a-z0-9-]+$' "$first" || fail "$name: ${first##*/} has no change-id:"
 
 	# $headers are still the first mail's, which b4 addresses to all.
+	# Compared as sets: get_maintainer.pl lists maintainers of the same
+	# rank in perl's hash order, which changes from run to run.
 	recipients=$(grep -E '^(To|Cc): ' <<<"$headers")
 	if [[ ! -f $kept/$name/recipients ]]; then
 		fail "$name has no $kept/$name/recipients; check b4's list in ${first##*/} and keep it there"
-	elif ! diff -u "$kept/$name/recipients" <(echo "$recipients"); then
+	elif ! diff -u <(sort "$kept/$name/recipients") <(sort <<<"$recipients"); then
 		fail "$name: b4's recipients differ from $kept/$name/recipients (diff above); fix the patches' MAINTAINERS lines or, if intended, update that file"
 	else
 		echo "ok: $name, $count patches on $on: $(grep -c '^To:' <<<"$recipients") To, $(grep -c '^Cc:' <<<"$recipients") Cc"

@@ -108,7 +108,8 @@ fi
 # percpu kselftest and, through one round of make bench, on the base too.
 if [[ -n $full ]]; then
 	export BOOT_APPEND="TORTURE_SECONDS=60"
-	check torture-base-and-series env BENCH_ROUNDS=1 TORTURE_SECONDS=60 "$scripts/bench.sh"
+	check torture-base-and-series env BENCH_ROUNDS=1 BENCH_COUNT_CPUS=0 BENCH_POSSIBLE_CPUS= \
+		TORTURE_SECONDS=60 "$scripts/bench.sh"
 fi
 for flavor_file in "$REPO_DIR"/configs/flavors/*; do
 	flavor=$(basename "$flavor_file")

@@ -225,15 +225,22 @@ QEMU
 	[ -f "$LOG_DIR/hang.log" ]
 }
 
-@test "boot: an arm64 flavor boots its Image on the virt machine's PL011 console" {
-	# A QEMU stand-in that records how it was started.
+# fake_boot FLAVOR IMAGE FLAVOR_LINES: a built SMP kernel IMAGE (its path
+# in the O= directory) and an initramfs for FLAVOR, whose file holds
+# FLAVOR_LINES, and a QEMU stand-in ($SCRATCH/qemu) that records in
+# $SCRATCH/qemu.args how it was started.
+fake_boot() {
 	printf '#!/bin/bash\necho "$*" >"%s/qemu.args"\n' "$SCRATCH" >"$SCRATCH/qemu"
 	chmod +x "$SCRATCH/qemu"
 	export CONFIGS_DIR=$SCRATCH/configs
-	mkdir -p "$CONFIGS_DIR/flavors" "$BUILD_DIR/kernel-a64/arch/arm64/boot"
-	printf 'arch=arm64\nbase.config\n' >"$CONFIGS_DIR/flavors/a64"
-	touch "$BUILD_DIR/kernel-a64/arch/arm64/boot/Image" "$BUILD_DIR/initramfs-a64.cpio"
-	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-a64/.config"
+	mkdir -p "$CONFIGS_DIR/flavors" "$(dirname "$BUILD_DIR/kernel-$1/$2")"
+	printf '%s\n' "$3" >"$CONFIGS_DIR/flavors/$1"
+	touch "$BUILD_DIR/kernel-$1/$2" "$BUILD_DIR/initramfs-$1.cpio"
+	echo CONFIG_SMP=y >"$BUILD_DIR/kernel-$1/.config"
+}
+
+@test "boot: an arm64 flavor boots its Image on the virt machine's PL011 console" {
+	fake_boot a64 arch/arm64/boot/Image "$(printf 'arch=arm64\nbase.config')"
 	QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" a64
 	args=$(cat "$SCRATCH/qemu.args")
 	[[ $args == "-machine virt -cpu cortex-a57 -accel tcg -m 1G -smp 2 "* ]]
@@ -521,9 +528,24 @@ fake_selftests() {
 	assert_one_error "kselftest absent.sh is not installed by target drivers/net/netdevsim"
 }
 
-@test "bench: a round count that is not a positive number is one error" {
-	BENCH_ROUNDS=0 run "$SCRIPTS/bench.sh"
-	assert_one_error "BENCH_ROUNDS=0 is not a positive number"
+@test "bench: a round count that is not a number is one error" {
+	BENCH_ROUNDS=five run "$SCRIPTS/bench.sh"
+	assert_one_error "BENCH_ROUNDS=five is not a number"
+}
+
+@test "bench: no rounds, no counting boots and no possible CPUs is one error" {
+	BENCH_ROUNDS=0 BENCH_COUNT_CPUS=0 BENCH_POSSIBLE_CPUS= run "$SCRIPTS/bench.sh"
+	assert_one_error "leave nothing to measure"
+}
+
+@test "bench: a number of possible CPUs given twice is one error" {
+	BENCH_COUNT_CPUS=8 BENCH_POSSIBLE_CPUS="8 64" run "$SCRIPTS/bench.sh"
+	assert_one_error "BENCH_POSSIBLE_CPUS holds 8 twice, or as BENCH_COUNT_CPUS too"
+}
+
+@test "bench: a vCPU count for the counting boots that is not a number is one error" {
+	BENCH_COUNT_CPUS=eight run "$SCRIPTS/bench.sh"
+	assert_one_error "BENCH_COUNT_CPUS=eight is not a number up to 254"
 }
 
 @test "bench: a tree without the series' workload tests is one error saying what to run" {
@@ -552,6 +574,14 @@ fake_selftests() {
 	[[ $args == *"-initrd $BUILD_DIR/initramfs-lazy.cpio "* ]]
 	[[ $args == *" preempt=lazy "* ]]
 	[[ $args != *"preempt=full"* ]]
+}
+
+@test "boot: BOOT_CPUS is what QEMU's -smp gets, two vCPUs without it" {
+	fake_boot smp arch/x86/boot/bzImage base.config
+	QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" smp
+	[[ $(cat "$SCRATCH/qemu.args") == *" -smp 2 "* ]]
+	BOOT_CPUS=2,maxcpus=64 QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" smp
+	[[ $(cat "$SCRATCH/qemu.args") == *" -smp 2,maxcpus=64 "* ]]
 }
 
 @test "check-log: a kernel that did not run in the flavor's preemption model fails" {
