@@ -24,7 +24,9 @@ mkdir -p "$LOG_DIR"
 
 # Two vCPUs: as many as this machine has cores, so TCG's threads do not
 # queue for them; enough for migration, hotplug and cross-CPU counting.
-# BOOT_CPUS asks for others, as QEMU's -smp takes them ("8", "2,maxcpus=64").
+# BOOT_CPUS asks for others, as QEMU's -smp takes them ("8"); for many possible
+# CPUs with few online, give -smp N and maxcpus= in BOOT_APPEND: x86 does
+# not count the CPUs that -smp's maxcpus= adds disabled as possible.
 cpus=${BOOT_CPUS:-2}
 grep -q '^CONFIG_SMP=y' "$out/.config" || cpus=1
 cmdline=$(flavor_field "$flavor" cmdline)
