@@ -175,20 +175,6 @@ round_lines() {
 # per percpu_load load and one of a torture run that ended in SUCCESS.
 expected_lines=$((${#workloads[@]} + 16 + ${#loads[@]} + 1))
 
-# boot_guest FLAVOR LOG: boot.sh with BOOT_LOG=LOG and the caller's
-# environment. QEMU's TCG can run stale code that another vCPU has just
-# patched (see test-flavor.sh), and the kernel then oopses on an int3: such
-# a boot tells nothing of either kernel, so it boots once more, keeping the
-# first log beside; a second such oops stands.
-boot_guest() {
-	BOOT_LOG=$2 "$scripts/boot.sh" "$1"
-	if grep -q '^Oops: int3' "$2"; then
-		cp "$2" "$2.tcg-int3"
-		warn "an int3 oops (QEMU TCG text patching) in $2, booting again; first log: $2.tcg-int3"
-		BOOT_LOG=$2 "$scripts/boot.sh" "$1"
-	fi
-}
-
 results=$LOG_DIR/bench.rounds
 : >"$results"
 for ((round = 1; round <= rounds; round++)); do
@@ -196,7 +182,7 @@ for ((round = 1; round <= rounds; round++)); do
 		log=$LOG_DIR/bench-$kernel-$round.log
 		progress "bench: round $round of $rounds, $kernel kernel"
 		KERNEL_OUT=$BUILD_DIR/kernel-bench-$kernel INITRAMFS=$BUILD_DIR/initramfs-bench-$kernel.cpio \
-			BOOT_APPEND="ROUNDS=1 TORTURE_SECONDS=${TORTURE_SECONDS:-10}" boot_guest bench "$log"
+			BOOT_APPEND="ROUNDS=1 TORTURE_SECONDS=${TORTURE_SECONDS:-10}" boot_tcg_retry bench "$log"
 		lines=$(round_lines "$log")
 		if ! grep -q '^percpu-guest: done' "$log" ||
 			[[ $(grep -c . <<<"$lines") -ne $expected_lines ]]; then
@@ -262,7 +248,7 @@ boot_counting_guest() {
 	KERNEL_OUT=$BUILD_DIR/kernel-bench-counts-$1 \
 		INITRAMFS=$BUILD_DIR/initramfs-bench-counts-$1.cpio \
 		BOOT_CPUS=$2 BOOT_TIMEOUT=1800 BOOT_APPEND="maxcpus=$3 LOAD_SECONDS=2" \
-		boot_guest bench-counts "$4"
+		boot_tcg_retry bench-counts "$4"
 }
 
 # counting_boot KERNEL POSSIBLE ONLINE: the counting boot of KERNEL with

@@ -294,3 +294,23 @@ test_round_lines() {
 			print substr($0, RSTART, RLENGTH)
 		}'
 }
+
+# boot_tcg_retry FLAVOR LOG [STANDS_AFTER]: boot.sh FLAVOR with BOOT_LOG=LOG
+# and the caller's environment; after an int3 oops, boot once more, keeping
+# the first log beside as LOG.tcg-int3. QEMU's multi-threaded TCG can run a
+# stale translation of code another vCPU has just patched with
+# text_poke_bp(), and the kernel then oopses on the int3 (seen at the switch
+# to the tsc clocksource, in about one boot of fifteen here): such a boot
+# tells nothing of the kernel. A second such oops stands, and so does one
+# after a line matching STANDS_AFTER (a flavor's test run: user space up).
+boot_tcg_retry() {
+	local flavor=$1 log=$2 stands_after=${3:-}
+	BOOT_LOG=$log "$REPO_DIR/scripts/boot.sh" "$flavor"
+	grep -q '^Oops: int3' "$log" || return 0
+	if [[ -n $stands_after ]] && grep -q -- "$stands_after" "$log"; then
+		return 0
+	fi
+	cp "$log" "$log.tcg-int3"
+	warn "an int3 oops (QEMU TCG text patching) in $log, booting again; first log: $log.tcg-int3"
+	BOOT_LOG=$log "$REPO_DIR/scripts/boot.sh" "$flavor"
+}

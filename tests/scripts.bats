@@ -576,6 +576,41 @@ fake_selftests() {
 	[[ $args != *"preempt=full"* ]]
 }
 
+# fake_console_qemu FIRST LATER: a QEMU stand-in whose first boot prints
+# FIRST and every later one LATER; $SCRATCH/boots counts the boots.
+fake_console_qemu() {
+	cat >"$SCRATCH/qemu" <<QEMU
+#!/bin/bash
+echo x >>"$SCRATCH/boots"
+if [[ \$(wc -l <"$SCRATCH/boots") -eq 1 ]]; then printf '%b\\n' '$1'; else printf '%b\\n' '$2'; fi
+QEMU
+	chmod +x "$SCRATCH/qemu"
+}
+
+@test "boot: an int3 oops before user space boots once more, the first log kept beside" {
+	fake_boot tcg arch/x86/boot/bzImage base.config
+	fake_console_qemu 'Oops: int3' 'percpu-guest: user space up'
+	QEMU=$SCRATCH/qemu run bash -c ". '$SCRIPTS/lib.sh'; boot_tcg_retry tcg '$LOG_DIR/tcg.log' '^percpu-guest: user space up'"
+	[ "$status" -eq 0 ]
+	[[ $output == *"booting again"* ]]
+	[ "$(wc -l <"$SCRATCH/boots")" -eq 2 ]
+	grep -q '^Oops: int3' "$LOG_DIR/tcg.log.tcg-int3"
+	grep -q '^percpu-guest: user space up' "$LOG_DIR/tcg.log"
+}
+
+@test "boot: an int3 oops after user space is up stands, and so does a second one" {
+	fake_boot tcg arch/x86/boot/bzImage base.config
+	fake_console_qemu 'percpu-guest: user space up\nOops: int3' 'Oops: int3'
+	QEMU=$SCRATCH/qemu bash -c ". '$SCRIPTS/lib.sh'; boot_tcg_retry tcg '$LOG_DIR/tcg.log' '^percpu-guest: user space up'"
+	[ "$(wc -l <"$SCRATCH/boots")" -eq 1 ]
+	[ ! -e "$LOG_DIR/tcg.log.tcg-int3" ]
+	rm "$SCRATCH/boots"
+	fake_console_qemu 'Oops: int3' 'Oops: int3'
+	QEMU=$SCRATCH/qemu bash -c ". '$SCRIPTS/lib.sh'; boot_tcg_retry tcg '$LOG_DIR/tcg.log'" 2>/dev/null
+	[ "$(wc -l <"$SCRATCH/boots")" -eq 2 ]
+	grep -q '^Oops: int3' "$LOG_DIR/tcg.log"
+}
+
 @test "boot: BOOT_CPUS is what QEMU's -smp gets, two vCPUs without it" {
 	fake_boot smp arch/x86/boot/bzImage base.config
 	QEMU=$SCRATCH/qemu "$SCRIPTS/boot.sh" smp
