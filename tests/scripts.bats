@@ -304,6 +304,64 @@ use_real_tree() {
 	assert_one_error "never closed"
 }
 
+# add_kasan_suite AFTER: a passing KASAN suite in the fake log, whose case
+# provoked a report, followed by the line AFTER (none if empty).
+add_kasan_suite() {
+	sed -i -e '3s/1\.\.1/1..2/' -e "/^ok 1 percpu/a\\
+    KTAP version 1\\
+    # Subtest: kasan\\
+    1..1\\
+BUG: KASAN: percpu-use-after-free in percpu_uaf_read+0x1/0x2\\
+    ok 1 percpu_uaf_read\\
+ok 2 kasan${1:+\\
+$1}" "$LOG_DIR/fake.log"
+}
+
+# fake_flavor_fails_on_base CASE: the fake flavor names CASE as failing on
+# the base too.
+fake_flavor_fails_on_base() {
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors"
+	printf 'base.config\nkunit-fails-on-base=%s\n' "$1" >"$CONFIGS_DIR/flavors/fake"
+}
+
+@test "check-log: a case that fails on the base too, as the flavor says, counts as skipped" {
+	use_real_tree
+	fake_flavor_fails_on_base percpu.per_cpu_static_copies_are_independent
+	sed -i -e 's/^    ok 2 per_cpu_static_copies_are_independent/    not ok 2 per_cpu_static_copies_are_independent/' \
+		-e 's/^ok 1 percpu/not ok 1 percpu/' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+	[[ $output == *"KUnit 1 passed, 0 failed, 1 skipped"* ]]
+}
+
+@test "check-log: another failing case, or a named one that passes, fails the flavor" {
+	use_real_tree
+	fake_flavor_fails_on_base percpu.per_cpu_static_copies_are_independent
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "did not fail"
+	sed -i -e 's/^    ok 1 per_cpu_static_is_lvalue_on_every_possible_cpu/    not ok 1 per_cpu_static_is_lvalue_on_every_possible_cpu/' \
+		-e 's/^    ok 2 per_cpu_static_copies_are_independent/    not ok 2 per_cpu_static_copies_are_independent/' \
+		-e 's/^ok 1 percpu/not ok 1 percpu/' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "KUnit reported failures"
+}
+
+@test "check-log: a KASAN report while the KASAN suite runs passes" {
+	use_real_tree
+	add_kasan_suite ''
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+	[[ $output == *"KUnit 3 passed, 0 failed, 0 skipped"* ]]
+}
+
+@test "check-log: a KASAN report after the KASAN suite fails" {
+	use_real_tree
+	add_kasan_suite 'BUG: KASAN: percpu-out-of-bounds in pcpu_alloc+0x1/0x2'
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "unexpected kernel reports"
+}
+
 @test "check-log: an LKDTM run is a window up to its kselftest result" {
 	use_real_tree
 	sed -i '/percpu-guest: done/i # selftests: lkdtm: PERCPU_FREE_DOUBLE.sh\n[   9.1] lkdtm: Performing direct entry PERCPU_FREE_DOUBLE\n[   9.2] WARNING: at lkdtm_PERCPU_FREE_DOUBLE+0x1/0x2\n# [   9.2] WARNING: at lkdtm_PERCPU_FREE_DOUBLE+0x1/0x2\nok 1 selftests: lkdtm: PERCPU_FREE_DOUBLE.sh' "$LOG_DIR/fake.log"
