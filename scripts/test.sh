@@ -4,10 +4,10 @@
 # all checks and the tests inside them (bats cases, KUnit cases, kselftests).
 #
 # TEST_SET=full (make test-full) adds what does not fit make test's time
-# budget: flavors whose file says "set=full" (arm64, i386), the size check, the
-# cross-architecture builds, the BPF and perf fixes on an arm64 guest with a
-# hole in cpu_possible_mask, the torture test on base and series, and
-# kunit.py with the series' .kunitconfig.
+# budget: flavors whose file says "set=full" (arm64, i386, kasan), the size
+# check, the cross-architecture builds, the BPF and perf fixes on an arm64
+# guest with a hole in cpu_possible_mask, the torture test on base and
+# series, and kunit.py with the series' .kunitconfig.
 # TEST_SET=extra (make test-extra) runs only what fits neither budget: the
 # size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU, and
 # free_percpu()'s interrupts-off time against the number of chunks.
