@@ -27,31 +27,50 @@ sparse=$("$REPO_DIR/scripts/fetch-sparse.sh")
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 base_worktree "$worktree"
 
-# Compile the objects given at the worktree's commit with W=1 and sparse;
-# print their warnings without line numbers, so that moved code compares
-# equal. Every object is compiled afresh, as warnings are printed only by
-# a compile. Objects whose source does not exist there are left out; an
-# object the flavor's config does not build fails to compile and fails the
-# check. Returns non-zero when the build fails or sparse did not run (the
-# log is $LOG_DIR/bisect/objects.log).
+# The flavor that compiles OBJECT: FLAVOR, but for the files only a
+# kernel with the feature builds (KASAN's own, in mm/kasan/).
+object_flavor() {
+	case $1 in
+	mm/kasan/*) echo kasan ;;
+	*) echo "$flavor" ;;
+	esac
+}
+
+# Compile the objects given at the worktree's commit with W=1 and sparse,
+# each in its object_flavor() (in build/kernel-bisect, or
+# build/kernel-bisect-<flavor> for another flavor); print their warnings
+# without line numbers, so that moved code compares equal. Every object is
+# compiled afresh, as warnings are printed only by a compile. Objects whose
+# source does not exist there are left out; an object its flavor's config
+# does not build fails to compile and fails the check. Returns non-zero
+# when a build fails or sparse did not run (the log of the last build is
+# $LOG_DIR/bisect/objects.log).
 object_warnings() {
-	local objs=() obj log=$LOG_DIR/bisect/objects.log
+	local obj fl dir log=$LOG_DIR/bisect/objects.log
+	local -A objs_of=()
 	for obj in "$@"; do
 		[[ -f $worktree/${obj%.o}.c ]] || continue
-		objs+=("$obj")
-		rm -f "$out/$obj"
+		fl=$(object_flavor "$obj")
+		objs_of[$fl]+="$obj "
 	done
 	: >"$log"
-	[[ ${#objs[@]} -gt 0 ]] || return 0
-	KERNEL_SRC=$worktree KERNEL_OUT=$out BUILD_LOG=$log ALLOW_MISSING_OPTIONS=1 \
-		"$REPO_DIR/scripts/build-kernel.sh" "$flavor" W=1 C=2 CHECK="$sparse" "${objs[@]}" 2>/dev/null ||
-		return 1
-	# The kernel's Makefile skips sparse with a mere warning when it is too old.
-	if grep -q 'specified, but .* is not available or not up to date' "$log" || ! grep -q ' CHECK ' "$log"; then
-		echo "sparse did not run (see $log)" >&2
-		return 1
-	fi
-	grep -E '(warning|error):' "$log" | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort -u || true
+	for fl in "${!objs_of[@]}"; do
+		dir=$out
+		[[ $fl == "$flavor" ]] || dir=$out-$fl
+		# shellcheck disable=SC2086 # a list of object paths
+		set -- ${objs_of[$fl]}
+		for obj in "$@"; do rm -f "$dir/$obj"; done
+		KERNEL_SRC=$worktree KERNEL_OUT=$dir BUILD_LOG=$log ALLOW_MISSING_OPTIONS=1 \
+			"$REPO_DIR/scripts/build-kernel.sh" "$fl" W=1 C=2 CHECK="$sparse" "$@" 2>/dev/null ||
+			return 1
+		# The kernel's Makefile skips sparse with a mere warning when it is too old.
+		if grep -q 'specified, but .* is not available or not up to date' "$log" || ! grep -q ' CHECK ' "$log"; then
+			echo "sparse did not run (see $log)" >&2
+			return 1
+		fi
+		grep -E '(warning|error):' "$log" | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' || true
+	done | sort -u
+	return "${PIPESTATUS[0]}"
 }
 
 kerneldoc_warnings() {
@@ -63,7 +82,8 @@ kerneldoc_warnings() {
 }
 
 # The flavor's fragments are part of what was verified.
-config_key=$(cat "$REPO_DIR/configs/flavors/$flavor" "$REPO_DIR"/configs/*.config | sha1sum | cut -c1-12)
+config_key=$(cat "$REPO_DIR/configs/flavors/$flavor" "$REPO_DIR/configs/flavors/kasan" \
+	"$REPO_DIR"/configs/*.config | sha1sum | cut -c1-12)
 mapfile -t commits < <(git -C "$SRC_DIR" rev-list --reverse base..HEAD)
 parent=base
 failed=0
