@@ -28,7 +28,11 @@ git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_
 base_worktree "$worktree"
 
 # The flavor that compiles OBJECT: FLAVOR, but for the files only a
-# kernel with the feature builds (KASAN's own, in mm/kasan/).
+# kernel with the feature builds (KASAN's own, in mm/kasan/). A patch that
+# touches those compiles all its objects in that flavor as well: the code
+# it adds elsewhere for the feature (mm/percpu.c's for KASAN) builds only
+# there. feature_flavors lists every flavor object_flavor() may give.
+feature_flavors=(kasan)
 object_flavor() {
 	case $1 in
 	mm/kasan/*) echo kasan ;;
@@ -36,9 +40,10 @@ object_flavor() {
 	esac
 }
 
-# Compile the objects given at the worktree's commit with W=1 and sparse,
-# each in its object_flavor() (in build/kernel-bisect, or
-# build/kernel-bisect-<flavor> for another flavor); print their warnings
+# object_warnings ALSO OBJECT...: compile the objects given at the
+# worktree's commit with W=1 and sparse, each in its object_flavor() (in
+# build/kernel-bisect, or build/kernel-bisect-<flavor> for another flavor)
+# and, unless ALSO is "-", in flavor ALSO too; print their warnings
 # without line numbers, so that moved code compares equal. Every object is
 # compiled afresh, as warnings are printed only by a compile. Objects whose
 # source does not exist there are left out; an object its flavor's config
@@ -46,12 +51,14 @@ object_flavor() {
 # when a build fails or sparse did not run (the log of the last build is
 # $LOG_DIR/bisect/objects.log).
 object_warnings() {
-	local obj fl dir log=$LOG_DIR/bisect/objects.log
+	local also=$1 obj fl dir log=$LOG_DIR/bisect/objects.log
 	local -A objs_of=()
+	shift
 	for obj in "$@"; do
 		[[ -f $worktree/${obj%.o}.c ]] || continue
 		fl=$(object_flavor "$obj")
 		objs_of[$fl]+="$obj "
+		[[ $also == - || $also == "$fl" ]] || objs_of[$also]+="$obj "
 	done
 	: >"$log"
 	for fl in "${!objs_of[@]}"; do
@@ -82,8 +89,8 @@ kerneldoc_warnings() {
 }
 
 # The flavor's fragments are part of what was verified.
-config_key=$(cat "$REPO_DIR/configs/flavors/$flavor" "$REPO_DIR/configs/flavors/kasan" \
-	"$REPO_DIR"/configs/*.config | sha1sum | cut -c1-12)
+config_key=$(cd "$REPO_DIR/configs/flavors" && cat "$flavor" "${feature_flavors[@]}" ../*.config |
+	sha1sum | cut -c1-12)
 mapfile -t commits < <(git -C "$SRC_DIR" rev-list --reverse base..HEAD)
 parent=base
 failed=0
@@ -97,8 +104,9 @@ for commit in "${commits[@]}"; do
 	fi
 
 	mapfile -t files < <(git -C "$SRC_DIR" diff --name-only "$parent" "$commit")
-	objs=() docs=()
+	objs=() docs=() also=-
 	for f in "${files[@]}"; do
+		[[ $(object_flavor "${f%.c}.o") == "$flavor" ]] || also=$(object_flavor "${f%.c}.o")
 		case $f in
 		*.c)
 			docs+=("$f")
@@ -120,13 +128,13 @@ for commit in "${commits[@]}"; do
 	[[ ${#objs[@]} -eq 0 ]] || mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 
 	git -C "$worktree" checkout -q --detach "$parent"
-	before_w=$(object_warnings "${objs[@]}") ||
+	before_w=$(object_warnings "$also" "${objs[@]}") ||
 		die "objects of base..$parent do not compile; see $LOG_DIR/bisect/objects.log"
 	before_d=$(kerneldoc_warnings "${docs[@]}")
 
 	git -C "$worktree" checkout -q --detach "$commit"
 	progress "bisect: compiling what '$subject' touches"
-	if ! after_w=$(object_warnings "${objs[@]}"); then
+	if ! after_w=$(object_warnings "$also" "${objs[@]}"); then
 		echo "FAIL: '$subject' does not compile on its own; see $LOG_DIR/bisect/objects.log"
 		grep -E 'error' "$LOG_DIR/bisect/objects.log" | head -10
 		failed=1
