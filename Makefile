@@ -4,7 +4,7 @@ FLAVOR ?= preempt
 export FLAVOR
 export PIPELINE_START := $(shell date +%s)
 
-.PHONY: run test test-full test-extra cpu-hole bench kunitpy docs cross send deps base apply export kernel initramfs boot check clean
+.PHONY: run test test-full test-extra cpu-hole kasan-vs-base bench kunitpy docs cross send deps base apply export kernel initramfs boot check clean
 
 run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
@@ -12,11 +12,13 @@ test:		# every check that fits 70 minutes cold: scripts, queue, patches, bisect,
 	@scripts/test.sh
 test-full:	# make test plus what does not fit its budget: arm64, i386, size, cross builds, CPU hole, torture, kunit.py
 	@TEST_SET=full scripts/test.sh
-test-extra:	# what fits neither budget, alone: x86_64_defconfig's size, free_percpu()'s irqs-off time
+test-extra:	# what fits neither budget, alone: x86_64_defconfig's size, free_percpu()'s irqs-off time, KASAN base vs series
 	@TEST_SET=extra scripts/test.sh
 cpu-hole:	# the BPF and perf fixes on arm64 with a hole in cpu_possible_mask: base, then fixes
 	@scripts/deps.sh arm64
 	@scripts/check-cpu-hole.sh
+kasan-vs-base:	# one KASAN kernel from base and series, three per-CPU misuses: reported by the series' only
+	@scripts/check-kasan-vs-base.sh
 bench:		# netdevsim statistics load: base vs series, packets/s and lost updates
 	@scripts/bench.sh
 kunitpy:	# the series' KUnit suites through the tree's kunit.py and mm/tests/.kunitconfig

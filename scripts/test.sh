@@ -9,8 +9,10 @@
 # guest with a hole in cpu_possible_mask, the torture test on base and
 # series, and kunit.py with the series' .kunitconfig.
 # TEST_SET=extra (make test-extra) runs only what fits neither budget: the
-# size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU, and
-# free_percpu()'s interrupts-off time against the number of chunks.
+# size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU,
+# free_percpu()'s interrupts-off time against the number of chunks, and one
+# KASAN kernel built from the base and from the series, booted with three
+# misuses of per-CPU memory (reported by the series' only).
 # The README says which check goes where and why.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -72,6 +74,7 @@ if [[ -n $extra ]]; then
 	check apply "$scripts/apply.sh"
 	check size-x86_64_defconfig "$scripts/check-size-defconfig.sh"
 	check free-percpu-irqsoff-scaling "$scripts/measure-free-irqsoff.sh"
+	check kasan-vs-base "$scripts/check-kasan-vs-base.sh"
 	totals
 	exit
 fi

@@ -863,3 +863,40 @@ image_object() {
 		[[ $line == "Jane Sender <jane@example.org>|Signed-off-by: Jane Sender <jane@example.org>" ]]
 	done
 }
+
+# judge-kasan-vs-base.sh on the consoles of one make kasan-vs-base run
+# (tests/data/kasan-vs-base/: from user space up), and on copies broken
+# the way a wrong kernel would break them.
+kasan_consoles=$REPO_DIR/tests/data/kasan-vs-base
+
+@test "kasan-vs-base: the recorded consoles pass, the series' three reports named" {
+	run "$SCRIPTS/judge-kasan-vs-base.sh" "$kasan_consoles/base.log" "$kasan_consoles/series.log"
+	[ "$status" -eq 0 ]
+	[[ ${lines[-3]} == "  percpu-use-after-free percpu_read_after_free" ]]
+	[[ ${lines[-2]} == "  percpu-use-after-free percpu_write_after_free_other_cpu" ]]
+	[[ ${lines[-1]} == "  percpu-out-of-bounds percpu_write_past_end" ]]
+}
+
+@test "kasan-vs-base: a report on the base fails" {
+	{ cat "$kasan_consoles/base.log"; grep -m1 'BUG: KASAN' "$kasan_consoles/series.log"; } >"$SCRATCH/base.log"
+	run "$SCRIPTS/judge-kasan-vs-base.sh" "$SCRATCH/base.log" "$kasan_consoles/series.log"
+	assert_one_error "the base's KASAN kernel reported: percpu-use-after-free percpu_read_after_free; (none expected)"
+}
+
+@test "kasan-vs-base: a misuse the series does not report fails" {
+	grep -v 'BUG: KASAN: percpu-out-of-bounds' "$kasan_consoles/series.log" >"$SCRATCH/series.log"
+	run "$SCRIPTS/judge-kasan-vs-base.sh" "$kasan_consoles/base.log" "$SCRATCH/series.log"
+	assert_one_error "the series' KASAN kernel reported: percpu-use-after-free percpu_read_after_free;percpu-use-after-free percpu_write_after_free_other_cpu; instead of"
+}
+
+@test "kasan-vs-base: a series kernel that stops at a report fails" {
+	sed '/^percpu_kasan_misuse: done/,$d' "$kasan_consoles/series.log" >"$SCRATCH/series.log"
+	run "$SCRIPTS/judge-kasan-vs-base.sh" "$kasan_consoles/base.log" "$SCRATCH/series.log"
+	assert_one_error "the series' KASAN kernel did not run on after the misuses"
+}
+
+@test "kasan-vs-base: a report without the area's stacks fails" {
+	grep -v '^Freed at:' "$kasan_consoles/series.log" >"$SCRATCH/series.log"
+	run "$SCRIPTS/judge-kasan-vs-base.sh" "$kasan_consoles/base.log" "$SCRATCH/series.log"
+	assert_one_error "the series' reports give 3 allocation and 0 free stacks, not 3 and 2"
+}
