@@ -15,8 +15,10 @@ install_dir=$BUILD_DIR/kselftest-$flavor
 objects_dir=$BUILD_DIR/kselftest-objects-$flavor
 log=$LOG_DIR/kselftest-$flavor.log
 arch=$(flavor_arch "$flavor")
-# A flavor whose file says "kselftests=none" boots without any.
-if [[ -z ${KSELFTEST_TARGETS:-} && $(flavor_field "$flavor" kselftests) == none ]]; then
+# A flavor whose file says "kselftests=none" boots without any, one whose
+# file says "kselftests=TARGET..." with the lines of those targets only.
+wanted_targets=$(flavor_field "$flavor" kselftests)
+if [[ $wanted_targets == none ]]; then
 	rm -rf "$install_dir" "$objects_dir"
 	progress "kselftest: none for flavor $flavor"
 	exit 0
@@ -24,6 +26,9 @@ fi
 # One test or target a line; "host-tools" tests only where the guest has them.
 entries=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${KSELFTEST_TARGETS:-$REPO_DIR/tests/kselftest-targets}" |
 	while read -r entry needs; do
+		if [[ -n $wanted_targets && " $wanted_targets " != *" ${entry%%:*} "* ]]; then
+			continue
+		fi
 		if [[ $needs == host-tools && $arch != "$(uname -m)" ]]; then
 			progress "kselftest: $entry needs the host's tools, which a $arch guest lacks; not run" >&2
 			continue

@@ -568,6 +568,16 @@ fake_selftests() {
 	[ ! -e "$BUILD_DIR/kselftest-quiet" ]
 }
 
+@test "kselftest: a flavor with kselftests=TARGET gets that target's lines only" {
+	make_git_tree "$SRC_DIR"
+	fake_selftests
+	export CONFIGS_DIR=$SCRATCH/configs
+	mkdir -p "$CONFIGS_DIR/flavors"
+	printf 'kernel=preempt\nkselftests=lkdtm\n' >"$CONFIGS_DIR/flavors/picky"
+	"$SCRIPTS/build-kselftest.sh" picky
+	[ "$(cat "$BUILD_DIR/kselftest-picky/kselftest-args")" = "-t lkdtm:PERCPU_FREE_DOUBLE.sh " ]
+}
+
 @test "cross builds: an unknown target is one error naming the known ones" {
 	make_git_tree "$SRC_DIR"
 	touch "$SRC_DIR/mm/percpu-debug.c"
