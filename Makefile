@@ -12,7 +12,7 @@ test:		# every check that fits 70 minutes cold: scripts, queue, patches, bisect,
 	@scripts/test.sh
 test-full:	# make test plus what does not fit its budget: arm64, i386, size, cross builds, CPU hole, torture, kunit.py
 	@TEST_SET=full scripts/test.sh
-test-extra:	# what fits neither budget, alone: x86_64_defconfig's size, free_percpu()'s irqs-off time, KASAN base vs series
+test-extra:	# what fits neither budget, alone: x86_64_defconfig's size, free_percpu()'s irqs-off time, KASAN base vs series, KASAN on arm64
 	@TEST_SET=extra scripts/test.sh
 cpu-hole:	# the BPF and perf fixes on arm64 with a hole in cpu_possible_mask: base, then fixes
 	@scripts/deps.sh arm64

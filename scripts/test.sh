@@ -12,7 +12,8 @@
 # size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU,
 # free_percpu()'s interrupts-off time against the number of chunks, and one
 # KASAN kernel built from the base and from the series, booted with three
-# misuses of per-CPU memory (reported by the series' only).
+# misuses of per-CPU memory (reported by the series' only), and the flavors
+# whose file says "set=extra" (kasan-arm64).
 # The README says which check goes where and why.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -75,6 +76,13 @@ if [[ -n $extra ]]; then
 	check size-x86_64_defconfig "$scripts/check-size-defconfig.sh"
 	check free-percpu-irqsoff-scaling "$scripts/measure-free-irqsoff.sh"
 	check kasan-vs-base "$scripts/check-kasan-vs-base.sh"
+	check deps-arm64 "$scripts/deps.sh" arm64
+	for flavor_file in "$REPO_DIR"/configs/flavors/*; do
+		flavor=$(basename "$flavor_file")
+		[[ $(flavor_field "$flavor" set) == extra ]] || continue
+		check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
+		count_inner "$test_logs/flavor-$flavor.log"
+	done
 	totals
 	exit
 fi
@@ -117,7 +125,7 @@ fi
 for flavor_file in "$REPO_DIR"/configs/flavors/*; do
 	flavor=$(basename "$flavor_file")
 	set=$(flavor_field "$flavor" set)
-	[[ $set != build ]] || continue
+	[[ $set != build && $set != extra ]] || continue
 	[[ -n $full || $set != full ]] || continue
 	check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
 	count_inner "$test_logs/flavor-$flavor.log"
