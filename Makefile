@@ -10,14 +10,14 @@ run:		# base, apply, build, boot, test, report
 	@scripts/run.sh
 test:		# every check that fits 70 minutes cold: scripts, queue, patches, bisect, x86 flavors
 	@scripts/test.sh
-test-full:	# make test plus what does not fit its budget: arm64, i386, size, cross builds, CPU hole, torture, kunit.py
+test-full:	# make test plus what does not fit its budget: arm64, i386, KASAN, size, cross builds, KASAN builds, CPU hole, torture, kunit.py
 	@TEST_SET=full scripts/test.sh
 test-extra:	# what fits neither budget, alone: x86_64_defconfig's size, free_percpu()'s irqs-off time, KASAN base vs series, KASAN on arm64
 	@TEST_SET=extra scripts/test.sh
 cpu-hole:	# the BPF and perf fixes on arm64 with a hole in cpu_possible_mask: base, then fixes
 	@scripts/deps.sh arm64
 	@scripts/check-cpu-hole.sh
-kasan-vs-base:	# one KASAN kernel from base and series, three per-CPU misuses: reported by the series' only
+kasan-vs-base:	# one KASAN kernel from base and series, four per-CPU misuses: reported by the series' only
 	@scripts/check-kasan-vs-base.sh
 bench:		# netdevsim statistics load: base vs series, packets/s and lost updates
 	@scripts/bench.sh

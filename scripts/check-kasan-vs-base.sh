@@ -1,9 +1,9 @@
 #!/bin/bash
 # One KASAN kernel (flavor kasan), built from the base and from the series,
-# each booted with tests/kasan-percpu's module, which misuses dynamic
-# per-CPU memory three ways: a read after free of this CPU's copy, a write
-# after free of another CPU's copy, a one-byte write past an area. The
-# series' kernel must report each at the access, naming the function that
+# each booted with tests/kasan-percpu's modules, which misuse per-CPU
+# memory four ways: a read after free of this CPU's copy, a write after
+# free of another CPU's copy, a one-byte write past an area, a read of an
+# unloaded module's static per-CPU variable. The series' kernel must report each at the access, naming the function that
 # made it and the CPU whose copy it touched, and run on; the base's must
 # report none, as v7.3.4's KASAN does not check per-CPU memory.
 # KUnit does not run in these boots (kunit.enable=0: the flavor's suites
@@ -41,7 +41,7 @@ boot_with_misuses() {
 	cp -r "$REPO_DIR/tests/kasan-percpu" "$payload"
 	cp "$REPO_DIR/tests/bench/percpu_alloc_bench.c" "$payload/"
 	make -C "$out" M="$payload" modules >>"$log" 2>&1 ||
-		die "tests/kasan-percpu/percpu_kasan_misuse.c does not build against the $kernel kernel; see $log"
+		die "tests/kasan-percpu/'s modules do not build against the $kernel kernel; see $log"
 	KERNEL_SRC=$src KERNEL_OUT=$out INITRAMFS=$initramfs GUEST_PAYLOAD=$payload \
 		"$scripts/make-initramfs.sh" "$flavor"
 	KERNEL_OUT=$out INITRAMFS=$initramfs BOOT_APPEND="kunit.enable=0 kasan_multi_shot percpu_debug=off" \

@@ -5,13 +5,14 @@
 #
 # TEST_SET=full (make test-full) adds what does not fit make test's time
 # budget: flavors whose file says "set=full" (arm64, i386, kasan), the size
-# check, the cross-architecture builds, the BPF and perf fixes on an arm64
-# guest with a hole in cpu_possible_mask, the torture test on base and
-# series, and kunit.py with the series' .kunitconfig.
+# check, the cross-architecture builds, the KASAN configs no flavor boots
+# compiled, the BPF and perf fixes on an arm64 guest with a hole in
+# cpu_possible_mask, the torture test on base and series, and kunit.py
+# with the series' .kunitconfig.
 # TEST_SET=extra (make test-extra) runs only what fits neither budget: the
 # size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU,
 # free_percpu()'s interrupts-off time against the number of chunks, and one
-# KASAN kernel built from the base and from the series, booted with three
+# KASAN kernel built from the base and from the series, booted with four
 # misuses of per-CPU memory (reported by the series' only), and the flavors
 # whose file says "set=extra" (kasan-arm64).
 # The README says which check goes where and why.
@@ -106,6 +107,8 @@ check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
 [[ -z $full ]] || check size "$scripts/check-size.sh"
 # CONFIG_DEBUG_PERCPU on seven architectures, as 0-day would build it.
 [[ -z $full ]] || check cross-arch-builds "$scripts/check-cross-builds.sh"
+# The KASAN configs no flavor boots (UP, no KASAN_VMALLOC, arm64), compiled.
+[[ -z $full ]] || check kasan-builds "$scripts/check-kasan-builds.sh"
 # The BPF and perf fixes on arm64 with CPU 1 a hole in cpu_possible_mask:
 # the bug on the base, none with the fixes.
 [[ -z $full ]] || check cpu-hole-arm64-bpf-perf "$scripts/check-cpu-hole.sh"

@@ -879,12 +879,13 @@ image_object() {
 # the way a wrong kernel would break them.
 kasan_consoles=$REPO_DIR/tests/data/kasan-vs-base
 
-@test "kasan-vs-base: the recorded consoles pass, the series' three reports named" {
+@test "kasan-vs-base: the recorded consoles pass, the series' four reports named" {
 	run "$SCRIPTS/judge-kasan-vs-base.sh" "$kasan_consoles/base.log" "$kasan_consoles/series.log"
 	[ "$status" -eq 0 ]
-	[[ ${lines[-3]} == "  percpu-use-after-free percpu_read_after_free" ]]
-	[[ ${lines[-2]} == "  percpu-use-after-free percpu_write_after_free_other_cpu" ]]
-	[[ ${lines[-1]} == "  percpu-out-of-bounds percpu_write_past_end" ]]
+	[[ ${lines[-4]} == "  percpu-use-after-free percpu_read_after_free" ]]
+	[[ ${lines[-3]} == "  percpu-use-after-free percpu_write_after_free_other_cpu" ]]
+	[[ ${lines[-2]} == "  percpu-out-of-bounds percpu_write_past_end" ]]
+	[[ ${lines[-1]} == "  percpu-use-after-free percpu_read_static_after_unload" ]]
 }
 
 @test "kasan-vs-base: a report on the base fails" {
@@ -896,7 +897,7 @@ kasan_consoles=$REPO_DIR/tests/data/kasan-vs-base
 @test "kasan-vs-base: a misuse the series does not report fails" {
 	grep -v 'BUG: KASAN: percpu-out-of-bounds' "$kasan_consoles/series.log" >"$SCRATCH/series.log"
 	run "$SCRIPTS/judge-kasan-vs-base.sh" "$kasan_consoles/base.log" "$SCRATCH/series.log"
-	assert_one_error "the series' KASAN kernel reported: percpu-use-after-free percpu_read_after_free;percpu-use-after-free percpu_write_after_free_other_cpu; instead of"
+	assert_one_error "the series' KASAN kernel reported: percpu-use-after-free percpu_read_after_free;percpu-use-after-free percpu_write_after_free_other_cpu;percpu-use-after-free percpu_read_static_after_unload; instead of"
 }
 
 @test "kasan-vs-base: a series kernel that stops at a report fails" {
