@@ -3,8 +3,9 @@
 # each booted with tests/kasan-percpu's modules, which misuse per-CPU
 # memory four ways: a read after free of this CPU's copy, a write after
 # free of another CPU's copy, a one-byte write past an area, a read of an
-# unloaded module's static per-CPU variable. The series' kernel must report each at the access, naming the function that
-# made it and the CPU whose copy it touched, and run on; the base's must
+# unloaded module's static per-CPU variable. The series' kernel must
+# report each at the access, naming the function that made it and the
+# CPU whose copy it touched, and run on; the base's must
 # report none, as v7.3.4's KASAN does not check per-CPU memory.
 # KUnit does not run in these boots (kunit.enable=0: the flavor's suites
 # are make test-full's), kasan_multi_shot lets every report through, and

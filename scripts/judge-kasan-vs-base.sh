@@ -45,8 +45,8 @@ series_reports=$(reports "$series_log")
 [[ $series_reports == "$expected" ]] ||
 	die "the series' KASAN kernel reported: $(tr '\n' ';' <<<"$series_reports") instead of: $(tr '\n' ';' <<<"$expected"); see $series_log"
 
-# Each report names the CPU whose copy (or unit, for a freed area out of
-# the quarantine) was touched: the CPUs the module names, but for the
+# Each report names the CPU whose copy (or unit, for a freed area whose
+# space is not allocated again) was touched: the CPUs the module names, but for the
 # overflow's, whichever CPU it ran on.
 mapfile -t copies < <(tr -d '\r' <"$series_log" | sed -nE "s/.*belongs to (a freed area of )?CPU ([0-9]+)'s (copy|unit).*/\2/p")
 mapfile -t named < <(tr -d '\r' <"$series_log" | sed -nE "s/.*percpu_kasan_misuse: .*CPU ([0-9]+)'s copy$/\1/p")
