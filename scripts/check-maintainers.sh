@@ -9,7 +9,7 @@
 # each of its F: patterns must match a file. Every file the series adds
 # must be in a section of its own subsystem (the umbrellas do not count).
 # Then scripts/get_maintainer.pl, with the applied tree's MAINTAINERS, runs
-# on every patch of `series` as make send runs it (no git history, no
+# on every patch of `series` as make mails runs it (no git history, no
 # roles), and each patch must reach the subsystems
 # tests/maintainers-expected names for it: every address of each
 # subsystem must be among its recipients.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The postings as b4 writes them (make send) are what the queue holds:
+# The postings as b4 writes them (make mails) are what the queue holds:
 #   - each posting has one mail per patch, and a cover letter mail when it
 #     has more than one patch; the subjects are "[PATCH <prefix> i/n]";
 #     every mail is from the project's sender;
@@ -17,9 +17,9 @@ set -euo pipefail
 
 kept=$QUEUE_DIR/tests/postings
 
-"$REPO_DIR/scripts/send.sh"
+"$REPO_DIR/scripts/write-mails.sh"
 list=$(series_postings)
-[[ -f $OUTGOING_DIR/postings ]] || die "make send wrote no $OUTGOING_DIR/postings; run 'make send' and see its errors"
+[[ -f $OUTGOING_DIR/postings ]] || die "make mails wrote no $OUTGOING_DIR/postings; run 'make mails' and see its errors"
 
 # mail_headers MAIL: "Subject: ...", "From: ..." and one "To: ..." or
 # "Cc: ..." line per address, unfolded, in the order of the headers.
@@ -88,7 +88,7 @@ while read -r name on prefixes patches; do
 	read -r _ start _ < <(grep "^$name " "$OUTGOING_DIR/postings")
 	want=$(git -C "$SRC_DIR" rev-parse base)
 	[[ $on == base ]] || read -r _ _ want < <(grep "^$on " "$OUTGOING_DIR/postings")
-	[[ $start == "$want" ]] || fail "$name: make send started it at $start, not on ${on}'s $want"
+	[[ $start == "$want" ]] || fail "$name: make mails started it at $start, not on ${on}'s $want"
 	grep -qxF "base-commit: $start" "$first" || fail "$name: ${first##*/} does not say base-commit: $start"
 	grep -qE '^change-id: [0-9]{8}-[a-z0-9-]+$' "$first" || fail "$name: ${first##*/} has no change-id:"
 
@@ -111,7 +111,7 @@ done <<<"$list"
 tree_of() {
 	local what=$1 file
 	shift
-	git -C "$OUTGOING_REPO" checkout -q -f --detach base || die "$OUTGOING_REPO has no base; run 'make send'"
+	git -C "$OUTGOING_REPO" checkout -q -f --detach base || die "$OUTGOING_REPO has no base; run 'make mails'"
 	for file in "$@"; do
 		git -C "$OUTGOING_REPO" am -q --keep-cr "$file" >/dev/null 2>&1 || {
 			git -C "$OUTGOING_REPO" am --abort >/dev/null 2>&1 || true
@@ -125,5 +125,5 @@ mailed=$(tree_of "the mails" "${mails[@]}")
 mapfile -t queue < <(series_patches | sed "s|^|$QUEUE_DIR/patches/|")
 queued=$(tree_of "the queue" "${queue[@]}")
 git -C "$OUTGOING_REPO" checkout -q -f --detach base
-[[ $mailed == "$queued" ]] || die "the mails give tree $mailed, patches/ gives $queued; run 'make send' again"
+[[ $mailed == "$queued" ]] || die "the mails give tree $mailed, patches/ gives $queued; run 'make mails' again"
 echo "$(wc -l <<<"$list") postings, ${#mails[@]} patch mails: applied in order onto base they give patches/' tree $queued"

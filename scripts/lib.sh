@@ -129,9 +129,9 @@ posting_end_commit() {
 # roles; with the MAINTAINERS the series leaves (series_maintainers).
 # shellcheck disable=SC2034 # used by the scripts that source this file
 GET_MAINTAINER_ARGS=(--no-git --no-git-fallback --no-rolestats --no-fixes)
-# make send: b4's repository, its mails, and the identity the patches are
+# make mails: b4's repository, its mails, and the identity the patches are
 # signed off with, which the dry-run mails come from.
-# shellcheck disable=SC2034 # used by send.sh and check-postings.sh
+# shellcheck disable=SC2034 # used by write-mails.sh and check-postings.sh
 OUTGOING_REPO=$BUILD_DIR/outgoing-src OUTGOING_DIR=$BUILD_DIR/outgoing
 # shellcheck disable=SC2034
 PROJECT_SENDER="Seed 1a85f44a maintainers <maintainers@users.noreply.a-seed-1a85f44a.example>"

@@ -116,10 +116,10 @@ while read -r name on prefixes patches; do
 		b4_quiet prep --auto-to-cc
 		b4_quiet send -o "$new/$name" --no-sign
 	)
-	progress "send: posting $name, $(wc -w <<<"$patches") patches on ${on}: $(find "$new/$name" -name '*.eml' | wc -l) mails"
+	progress "mails: posting $name, $(wc -w <<<"$patches") patches on ${on}: $(find "$new/$name" -name '*.eml' | wc -l) mails"
 done <<<"$list"
 git -C "$repo" checkout -q -f --detach base
 touch "$repo/.git/outgoing-complete"
 rm -rf "$OUTGOING_DIR"
 mv "$new" "$OUTGOING_DIR"
-progress "send: the mails are in $OUTGOING_DIR/<posting>/"
+progress "mails: the mails are in $OUTGOING_DIR/<posting>/"
