@@ -26,6 +26,8 @@ packages=(
 	cpio kmod file ccache qemu-system-x86 busybox-static python3 perl jq
 	bats shellcheck sparse rsync python3-ply python3-git
 	coreutils iproute2 netsniff-ng libc6-dev python3-sphinx python3-yaml b4
+	# What the README shows for a real send (none of it runs here).
+	patatt git-email
 )
 # The arm64 C library and dtc: the static guest program of the CPU-hole
 # check (check-cpu-hole.sh) and the device tree it edits.

@@ -911,3 +911,62 @@ kasan_consoles=$REPO_DIR/tests/data/kasan-vs-base
 	run "$SCRIPTS/judge-kasan-vs-base.sh" "$kasan_consoles/base.log" "$SCRATCH/series.log"
 	assert_one_error "the series' reports give 3 allocation and 0 free stacks, not 3 and 2"
 }
+
+# The README is what a newcomer runs from: whatever it shows must exist.
+readme=$REPO_DIR/README.md
+
+# makefile_targets: the Makefile's targets, one a line.
+makefile_targets() {
+	sed -n -E 's/^([a-z][a-z0-9-]*):.*/\1/p' "$REPO_DIR/Makefile"
+}
+
+@test "README: at most 300 lines, the quick start on its first screen" {
+	[ "$(wc -l <"$readme")" -le 300 ]
+	head -n 60 "$readme" | grep -q '^    make run '
+	head -n 60 "$readme" | grep -q '^    == summary: flavor preempt =='
+}
+
+@test "README: every make target it shows is in the Makefile, and make help lists every target" {
+	local target shown targets
+	targets=$(makefile_targets)
+	# In code: `make X`, or an indented command line.
+	shown=$(grep -oE '(^    |`)make [a-z][a-z0-9-]*' "$readme" | awk '{ print $2 }' | sort -u)
+	[ -n "$shown" ]
+	for target in $shown; do
+		grep -qx "$target" <<<"$targets" || { echo "README shows make $target, which the Makefile lacks"; false; }
+	done
+	run make -s -C "$REPO_DIR" help
+	[ "$status" -eq 0 ]
+	for target in $targets; do
+		grep -qE "^  make $target +[^ ]" <<<"$output" || { echo "make help lacks $target"; false; }
+	done
+	# A bare make prints the list and starts nothing.
+	run make -s -C "$REPO_DIR"
+	[[ ${lines[0]} == "  make help "* ]]
+}
+
+@test "README: every script it names exists" {
+	local name names
+	names=$(grep -oE '[a-z][a-z0-9_-]*\.(sh|py)\b' "$readme" | sort -u)
+	[ -n "$names" ]
+	for name in $names; do
+		# The project's scripts and tests, or a kselftest the patches add.
+		[[ -n $(find "$REPO_DIR/scripts" "$REPO_DIR/tests" -name "$name" -print -quit) ]] ||
+			grep -q "^+++ b/.*/$name\$" "$REPO_DIR"/patches/*.patch ||
+			[[ $name == kunit.py || $name == merge_config.sh ]] ||
+			{ echo "README names $name, which is nowhere"; false; }
+	done
+	for name in $(grep -oE 'scripts/[a-z][a-z0-9_.-]*' "$readme" | sort -u); do
+		[ -e "$REPO_DIR/$name" ] || { echo "README names $name, which does not exist"; false; }
+	done
+}
+
+@test "README: the outside tools it shows are installed by deps.sh" {
+	local tool
+	for tool in b4 patatt git-email; do
+		grep -qE "^[[:space:]].*\b$tool\b" "$SCRIPTS/deps.sh" || { echo "deps.sh does not install $tool"; false; }
+	done
+	command -v b4
+	command -v patatt
+	[ -x "$(git --exec-path)/git-send-email" ]
+}
