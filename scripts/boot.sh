@@ -35,13 +35,15 @@ cmdline=$(flavor_field "$flavor" cmdline)
 accel=tcg
 [[ -z ${QEMU:-} && $arch == "$(uname -m)" ]] && kvm_works "$qemu" "$kernel" && accel=kvm
 
+qemu_command=("$qemu" "${QEMU_MACHINE[@]}" -accel "$accel" -m 1G -smp "$cpus"
+	-nodefaults -display none -monitor none -serial stdio -no-reboot
+	-kernel "$kernel" -initrd "$initrd"
+	-append "console=$GUEST_CONSOLE panic=-1 $cmdline ${BOOT_APPEND:-}")
+# The exact command beside the console, for the results to name.
+printf '%q ' "${qemu_command[@]}" | sed 's/ $/\n/' >"${log%.log}.qemu"
 progress "boot: $flavor, $arch, $cpus CPUs, $accel${cmdline:+, $cmdline}"
 rc=0
-timeout --kill-after=5 "$timeout" "$qemu" "${QEMU_MACHINE[@]}" -accel "$accel" -m 1G -smp "$cpus" \
-	-nodefaults -display none -monitor none -serial stdio -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=$GUEST_CONSOLE panic=-1 $cmdline ${BOOT_APPEND:-}" \
-	</dev/null >"$log" 2>&1 || rc=$?
+timeout --kill-after=5 "$timeout" "${qemu_command[@]}" </dev/null >"$log" 2>&1 || rc=$?
 
 if [[ $rc -eq 124 || $rc -eq 137 ]]; then
 	echo "---- last 40 console lines of $log ----" >&2

@@ -5,7 +5,7 @@
 # CPUs. kunit.py writes its own .config (the .kunitconfig over Kconfig's
 # defaults), so it builds in its own directory, build/kernel-kunitpy; the
 # compiler goes through ccache like every other build.
-# Ends with the line the flavors end with, for make test's totals.
+# Writes build/logs/kunitpy.results.json: its counts, for make test's totals.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -13,6 +13,8 @@ set -euo pipefail
 kunitconfig_dir=mm/tests
 out=$BUILD_DIR/kernel-kunitpy
 log=$LOG_DIR/kunitpy.log
+results=$LOG_DIR/kunitpy.results.json
+rm -f "$results"
 [[ -f $SRC_DIR/$kunitconfig_dir/.kunitconfig ]] ||
 	die "$SRC_DIR has no $kunitconfig_dir/.kunitconfig; run 'make apply' first"
 mkdir -p "$out" "$LOG_DIR"
@@ -44,6 +46,11 @@ summary_count() {
 }
 p=$(summary_count passed) s=$(summary_count skipped)
 f=$(($(summary_count failed) + $(summary_count crashed) + $(summary_count errors)))
-echo "== kunit.py --kunitconfig=$kunitconfig_dir: KUnit $p passed, $f failed, $s skipped; kselftest 0 passed, 0 failed, 0 skipped"
+echo "kunit.py --kunitconfig=$kunitconfig_dir: $p passed, $f failed, $s skipped"
+jq -n --argjson p "$p" --argjson f "$f" --argjson s "$s" --arg dir "$kunitconfig_dir" '{
+	result: (if $f == 0 and $p > 0 then "pass" else "fail" end),
+	tests: {kunit: {passed: $p, failed: $f, skipped: $s}},
+	reproduce: "tools/testing/kunit/kunit.py run --kunitconfig=\($dir) --arch=x86_64"
+}' >"$results"
 [[ $status -eq 0 ]] || die "kunit.py failed (status $status); see $log"
 [[ $p -gt 0 ]] || die "kunit.py ran no passing case; see $log"

@@ -49,6 +49,8 @@ fi
 if [ -x /kselftest/run_kselftest.sh ]; then
 	# shellcheck disable=SC2046 # one word per argument
 	cd /kselftest && ./run_kselftest.sh $(cat kselftest-args)
+	# A runner that exits non-zero lost or failed tests: the host checks.
+	echo "percpu-guest: kselftest runner exited $?"
 	cd /
 fi
 

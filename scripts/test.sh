@@ -23,38 +23,64 @@ set -euo pipefail
 scripts=$REPO_DIR/scripts
 test_logs=$LOG_DIR/test
 mkdir -p "$test_logs"
-passed=0 failed=0 skipped=0
+# The totals are summed over this run's results files only.
+rm -f "$test_logs"/*.json
 
-# check NAME COMMAND...: run one check, count it, show its last lines on failure.
+# check NAME COMMAND...: run one check, show its last lines on failure,
+# and write its results, build/logs/test/NAME.json: pass or fail, its
+# time, the command that reproduces it and its log.
 check() {
-	local name=$1 log=$test_logs/$1.log start=$SECONDS
+	local name=$1 log=$test_logs/$1.log start=$SECONDS result=pass
 	shift
 	if "$@" >"$log" 2>&1; then
-		passed=$((passed + 1))
 		printf 'PASS %-60s %4ss\n' "$name" $((SECONDS - start))
 	else
-		failed=$((failed + 1))
+		result=fail
 		printf 'FAIL %-60s %4ss  (%s)\n' "$name" $((SECONDS - start)) "$log"
 		tail -n 15 "$log" | sed 's/^/     | /'
 	fi
+	jq -n --arg check "$name" --arg result "$result" --argjson seconds $((SECONDS - start)) \
+		--arg command "${*#"$REPO_DIR/"}" --arg log "$log" \
+		'{check: $check, result: $result, seconds: $seconds, command: $command, log: $log, tests: {}}' \
+		>"$test_logs/$name.json"
 }
 
-# Add the test counts a check's log ends with ("== ... N passed, N failed, N skipped").
-count_inner() {
-	local log=$1 line
-	while read -r line; do
-		read -r p f s <<<"$(sed -E 's/.*KUnit ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped; kselftest ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1+\4 \2+\5 \3+\6/' <<<"$line")"
-		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	done < <(grep -E '^== .*: KUnit [0-9]+ passed' "$log" || true)
+# tests_from NAME RESULTS: add to check NAME's results the test counts of
+# the results file RESULTS (a flavor's boot, kunit.py), when it was written.
+tests_from() {
+	local json=$test_logs/$1.json
+	[[ -f $2 ]] || return 0
+	jq --slurpfile inner "$2" '.tests += $inner[0].tests' "$json" >"$json.new"
+	mv "$json.new" "$json"
 }
 
-# The scripts' own tests report TAP: count each case.
-count_bats() {
-	local log=$1 ok skip not_ok
+# bats_tests NAME: check NAME's TAP output counted into its results, as
+# the "bats" kind of test.
+bats_tests() {
+	local log=$test_logs/$1.log json=$test_logs/$1.json ok skip not_ok
 	ok=$(grep -cE '^ok [0-9]+' "$log" || true)
 	skip=$(grep -cE '^ok [0-9]+ .*# skip' "$log" || true)
 	not_ok=$(grep -cE '^not ok [0-9]+' "$log" || true)
-	passed=$((passed + ok - skip)) skipped=$((skipped + skip)) failed=$((failed + not_ok))
+	jq --argjson p $((ok - skip)) --argjson f "$not_ok" --argjson s "$skip" \
+		'.tests.bats = {passed: $p, failed: $f, skipped: $s}' "$json" >"$json.new"
+	mv "$json.new" "$json"
+}
+
+# totals: each kind of count over this run's results, then the line that
+# ends make test: checks and tests passed and failed, tests skipped.
+totals() {
+	local line
+	line=$(jq -rs '
+		. as $all |
+		def count(result): [$all[] | select(.result == result)] | length;
+		def sum(kinds; what): [$all[] | .tests | to_entries[] | select(.key | IN(kinds)) | .value[what]] | add // 0;
+		([$all[] | .tests | keys[]] | unique) as $kinds |
+		"checks \(count("pass")) passed, \(count("fail")) failed" +
+			([$kinds[] as $k | "; \($k) \(sum($k; "passed")) passed, \(sum($k; "failed")) failed, \(sum($k; "skipped")) skipped"] | add // ""),
+		"\(count("pass") + sum($kinds[]; "passed")) passed, \(count("fail") + sum($kinds[]; "failed")) failed, \(sum($kinds[]; "skipped")) skipped"
+	' "$test_logs"/*.json) || die "the results in $test_logs do not add up; see its .json files"
+	echo "$line"
+	[[ ${line##*$'\n'} == *" passed, 0 failed, "* ]]
 }
 
 full='' extra=''
@@ -64,11 +90,6 @@ full) full=1 ;;
 extra) extra=1 ;;
 *) die "TEST_SET=${TEST_SET} is not known; leave it unset (make test) or use full (make test-full) or extra (make test-extra)" ;;
 esac
-
-totals() {
-	echo "$passed passed, $failed failed, $skipped skipped"
-	[[ $failed -eq 0 ]]
-}
 
 if [[ -n $extra ]]; then
 	check deps "$scripts/deps.sh"
@@ -82,7 +103,7 @@ if [[ -n $extra ]]; then
 		flavor=$(basename "$flavor_file")
 		[[ $(flavor_field "$flavor" set) == extra ]] || continue
 		check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
-		count_inner "$test_logs/flavor-$flavor.log"
+		tests_from "flavor-$flavor" "$LOG_DIR/$flavor.results.json"
 	done
 	totals
 	exit
@@ -92,7 +113,7 @@ check deps "$scripts/deps.sh" ${full:+arm64 i386 cross}
 check shellcheck shellcheck "$scripts"/*.sh "$REPO_DIR/.ci/run"
 check base "$scripts/base.sh"
 check scripts-bats bats --tap "$REPO_DIR/tests"
-count_bats "$test_logs/scripts-bats.log"
+bats_tests scripts-bats
 check apply "$scripts/apply.sh"
 check series-names-patches "$scripts/check-queue.sh"
 check export-round-trip "$scripts/check-roundtrip.sh"
@@ -116,7 +137,7 @@ check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
 # defaults), so it is one more cold x86-64 build: make test-full.
 if [[ -n $full ]]; then
 	check kunitpy-mm-tests "$scripts/check-kunitpy.sh"
-	count_inner "$test_logs/kunitpy-mm-tests.log"
+	tests_from kunitpy-mm-tests "$LOG_DIR/kunitpy.results.json"
 fi
 # make test-full: the allocator torture test for a minute, in the flavors'
 # percpu kselftest and, through one round of make bench, on the base too.
@@ -131,7 +152,7 @@ for flavor_file in "$REPO_DIR"/configs/flavors/*; do
 	[[ $set != build && $set != extra ]] || continue
 	[[ -n $full || $set != full ]] || continue
 	check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
-	count_inner "$test_logs/flavor-$flavor.log"
+	tests_from "flavor-$flavor" "$LOG_DIR/$flavor.results.json"
 done
 # Needs the preempt flavor's kernel, which exports the test's variables.
 check export-license-percpu "$scripts/check-export-license.sh" preempt

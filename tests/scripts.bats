@@ -476,11 +476,60 @@ fake_flavor_fails_on_base() {
 	assert_one_error "kselftest target 'drivers/net/netdevsim' is not in $SRC_DIR"
 }
 
+# kselftest_run [RESULT...]: a run_kselftest.sh run as the guest prints it,
+# its plan taken from the arguments, each "ok NAME" or "not ok NAME",
+# then its totals and its exit status (KSELFTEST_PLAN, KSELFTEST_EXIT
+# override them), before "percpu-guest: done" in the recorded log.
+kselftest_run() {
+	local n=0 pass=0 fail=0 result run
+	run="TAP version 13\\n1..${KSELFTEST_PLAN:-$#}\\n"
+	for result in "$@"; do
+		n=$((n + 1))
+		run+="${result% *} $n selftests: percpu: ${result##* }\\n"
+		if [[ $result == not* ]]; then fail=$((fail + 1)); else pass=$((pass + 1)); fi
+	done
+	run+="# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0\\n"
+	run+="percpu-guest: kselftest runner exited ${KSELFTEST_EXIT:-$((fail > 0))}"
+	sed -i "/percpu-guest: done/i $run" "$LOG_DIR/fake.log"
+}
+
 @test "check-log: a kselftest that fails fails the boot" {
 	use_real_tree
-	sed -i '/percpu-guest: done/i not ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
+	kselftest_run "ok a.sh" "not ok percpu_debug.sh"
 	run "$SCRIPTS/check-log.sh" fake
 	assert_one_error "1 kselftest(s) failed"
+	[[ $output == *"kselftest 1 passed, 1 failed, 0 skipped"* ]]
+}
+
+@test "check-log: passing kselftests pass, and are counted in the results" {
+	use_real_tree
+	kselftest_run "ok a.sh" "ok b.sh"
+	run "$SCRIPTS/check-log.sh" fake
+	[ "$status" -eq 0 ]
+	[ "$(jq -c .tests.kselftest "$LOG_DIR/fake.results.json")" = '{"passed":2,"failed":0,"skipped":0}' ]
+	[ "$(jq -r .result "$LOG_DIR/fake.results.json")" = pass ]
+}
+
+@test "check-log: a kselftest the runner planned and never reported fails the boot" {
+	use_real_tree
+	KSELFTEST_PLAN=3 kselftest_run "ok a.sh" "ok b.sh"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "the kselftest runner planned 3 tests and reported 2"
+}
+
+@test "check-log: a kselftest runner that exits non-zero fails the boot" {
+	use_real_tree
+	KSELFTEST_EXIT=1 kselftest_run "ok a.sh"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "the kselftest runner exited with status 1, not 0"
+}
+
+@test "check-log: kselftests installed for a guest that never ran them fail the boot" {
+	use_real_tree
+	mkdir -p "$BUILD_DIR/kselftest-fake"
+	echo "-c percpu" >"$BUILD_DIR/kselftest-fake/kselftest-args"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "kselftests were installed for the guest but their runner never started"
 }
 
 @test "check-log: a flavor's kernel must end with the taint flags it names" {
@@ -505,7 +554,7 @@ fake_flavor_fails_on_base() {
 
 @test "check-log: a failed kselftest's failed cases are shown" {
 	use_real_tree
-	sed -i '/percpu-guest: done/i # selftests: percpu: percpu_debug.sh\n# ok 1 first case\n# not ok 2 second case\n# # got 3, expected 4\nnot ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
+	sed -i '/percpu-guest: done/i TAP version 13\n1..1\n# selftests: percpu: percpu_debug.sh\n# ok 1 first case\n# not ok 2 second case\n# # got 3, expected 4\nnot ok 1 selftests: percpu: percpu_debug.sh # exit=1' "$LOG_DIR/fake.log"
 	run "$SCRIPTS/check-log.sh" fake
 	[[ $output == *$'# not ok 2 second case\n# # got 3, expected 4'* ]]
 	[[ $output != *"# ok 1 first case"* ]]
@@ -969,4 +1018,20 @@ makefile_targets() {
 	command -v b4
 	command -v patatt
 	[ -x "$(git --exec-path)/git-send-email" ]
+}
+
+# Consoles of real 7.3 boots, kept under tests/data/consoles/, judged as
+# their flavor: what make test saw, and a failing one.
+recorded_console() {
+	use_real_tree
+	xz -dc "$REPO_DIR/tests/data/consoles/$1.log.xz" >"$LOG_DIR/$2.log"
+}
+
+@test "check-log: a recorded kasan console of a kernel without red zones fails on exactly its two cases" {
+	recorded_console kasan-oob-check-broken kasan
+	run "$SCRIPTS/check-log.sh" kasan
+	assert_one_error "KUnit reported failures"
+	[[ $output == *"not ok 72 percpu_oob_right"* || $output == *"[FAILED] percpu_oob_right"* ]]
+	[[ $output == *"== kasan: KUnit 93 passed, 2 failed, 25 skipped;"* ]]
+	[ "$(jq -c '[.result, .tests.kunit]' "$LOG_DIR/kasan.results.json")" = '["fail",{"passed":93,"failed":2,"skipped":25}]' ]
 }
