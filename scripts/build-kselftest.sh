@@ -42,6 +42,28 @@ for target in $targets; do
 	[[ -d $src/tools/testing/selftests/$target ]] ||
 		die "kselftest target '$target' is not in $src; apply the series or fix tests/kselftest-targets"
 done
+# Each target's own config is what its tests expect of the kernel: an
+# option it sets that the flavor's kernel lacks must be listed, with the
+# reason, in tests/kselftest-config-differences.
+kernel=$(flavor_kernel "$flavor")
+kernel_config=$BUILD_DIR/kernel-$kernel/.config
+differences=${KSELFTEST_CONFIG_DIFFERENCES:-$REPO_DIR/tests/kselftest-config-differences}
+if [[ -f $kernel_config ]]; then
+	unlisted=$(for target in $targets; do
+		sed -n 's/^CONFIG_\([A-Z0-9_]*\)=[ym]$/\1/p' "$src/tools/testing/selftests/$target/config" 2>/dev/null |
+			while read -r option; do
+				grep -qE "^CONFIG_$option=[ym]$" "$kernel_config" && continue
+				awk -v t="$target" -v o="$option" -v f="$flavor" -v k="$kernel" '
+					$1 == t && ($2 == "*" || index("," $2 ",", "," f ",") || index("," $2 ",", "," k ",")) {
+						sub(/:.*/, "", $3)
+						if (index("," $3 ",", "," o ",")) found = 1
+					}
+					END { exit !found }' "$differences" || echo "$target:CONFIG_$option"
+			done
+	done | tr '\n' ' ')
+	[[ -z $unlisted ]] ||
+		die "the $flavor kernel lacks what these kselftest targets' configs set: ${unlisted% }; add them to a flavor's fragments or, with the reason, to $differences"
+fi
 use_arch "$arch"
 rm -rf "$install_dir" "$objects_dir"
 # BUILD= keeps what the selftests generate (lkdtm's per-type scripts, say)
@@ -64,7 +86,6 @@ while read -r test; do
 	install -m 755 "$overlay/$test" "$install_dir/$test"
 	echo "${test%/*}:${test##*/}" >>"$install_dir/kselftest-list.txt"
 done < <(cd "$overlay" && find . -type f -perm -u+x -printf '%P\n' | sort)
-kernel_config=$BUILD_DIR/kernel-$(flavor_kernel "$flavor")/.config
 while read -r modules; do
 	[[ -d $install_dir/${modules%/*} ]] || continue
 	if ! grep -qx 'CONFIG_MODULES=y' "$kernel_config" 2>/dev/null; then

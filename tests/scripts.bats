@@ -578,6 +578,23 @@ fake_selftests() {
 	[ "$(cat "$BUILD_DIR/kselftest-preempt/kselftest-args")" = "-c percpu -t drivers/net/netdevsim:percpu-stats.sh -t lkdtm:PERCPU_FREE_DOUBLE.sh " ]
 }
 
+@test "kselftest: an option a target's config sets that the kernel lacks is one error, unless listed with its reason" {
+	make_git_tree "$SRC_DIR"
+	fake_selftests
+	printf 'CONFIG_PERCPU_TORTURE_TEST=m\nCONFIG_SMP=y\n' >"$SRC_DIR/tools/testing/selftests/percpu/config"
+	mkdir -p "$BUILD_DIR/kernel-preempt"
+	printf 'CONFIG_SMP=y\n# CONFIG_PERCPU_TORTURE_TEST is not set\n' >"$BUILD_DIR/kernel-preempt/.config"
+	export KSELFTEST_CONFIG_DIFFERENCES=$SCRATCH/differences
+	echo 'percpu up PERCPU_TORTURE_TEST: another flavor' >"$KSELFTEST_CONFIG_DIFFERENCES"
+	run "$SCRIPTS/build-kselftest.sh" preempt
+	assert_one_error "the preempt kernel lacks what these kselftest targets' configs set: percpu:CONFIG_PERCPU_TORTURE_TEST;"
+	echo 'percpu * SMP,PERCPU_TORTURE_TEST: a reason' >"$KSELFTEST_CONFIG_DIFFERENCES"
+	"$SCRIPTS/build-kselftest.sh" preempt
+	# The lazy flavor boots the preempt kernel: a line for either counts.
+	echo 'percpu preempt PERCPU_TORTURE_TEST: a reason' >"$KSELFTEST_CONFIG_DIFFERENCES"
+	"$SCRIPTS/build-kselftest.sh" lazy
+}
+
 @test "kselftest: the project's own tests go into their installed targets and the list" {
 	make_git_tree "$SRC_DIR"
 	fake_selftests
