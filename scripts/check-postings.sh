@@ -8,14 +8,14 @@
 #     base-commit: naming the posting's start (the base, or the posting
 #     its on= names applied) and change-id:;
 #   - b4's recipients (To: and Cc: of the first mail, in any order) are
-#     the ones kept in tests/postings/<posting>/recipients;
+#     the ones kept in postings/<posting>/recipients;
 #   - the patch mails of all postings, applied in series order with git am
 #     onto base, give the same tree as patches/ applied in order.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kept=$QUEUE_DIR/tests/postings
+kept=$QUEUE_DIR/postings
 
 "$REPO_DIR/scripts/write-mails.sh"
 list=$(series_postings)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # `series` must name exactly the files in patches/, each once, under
 # "# posting:" banners (lib.sh's series_postings), and each posting must
-# have its cover letter and expected recipients in tests/postings/.
+# have its cover letter and expected recipients in postings/.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,14 +19,14 @@ declare -A posting_names=()
 while read -r name _; do
 	posting_names[$name]=1
 	for file in cover recipients; do
-		[[ -s $QUEUE_DIR/tests/postings/$name/$file ]] ||
-			die "posting $name has no tests/postings/$name/$file; write it (README: Sending the series)"
+		[[ -s $QUEUE_DIR/postings/$name/$file ]] ||
+			die "posting $name has no postings/$name/$file; write it (README: Sending a posting)"
 	done
 done <<<"$list"
-for dir in "$QUEUE_DIR"/tests/postings/*/; do
+for dir in "$QUEUE_DIR"/postings/*/; do
 	[[ -d $dir ]] || continue
 	name=$(basename "$dir")
 	[[ -n ${posting_names[$name]:-} ]] ||
-		die "tests/postings/$name belongs to no posting in series; remove it or add its banner"
+		die "postings/$name belongs to no posting in series; remove it or add its banner"
 done
 echo "series names the $(wc -l <<<"$listed") patches in patches/, as ${#posting_names[@]} postings"

@@ -11,7 +11,7 @@
 #     the posting its banner's on= names, applied the same way (commit
 #     dates are the author dates, so the same queue gives the same start);
 #   - that branch, b4/<posting>, is enrolled with `b4 prep -e <start>`;
-#   - the cover letter is tests/postings/<posting>/cover (subject line,
+#   - the cover letter is postings/<posting>/cover (subject line,
 #     blank line, body) and the subject prefixes are the banner's prefix=;
 #   - `b4 prep --auto-to-cc` adds the recipients get_maintainer.pl gives
 #     with the MAINTAINERS the whole series leaves;
@@ -24,7 +24,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 repo=$OUTGOING_REPO
-covers=$QUEUE_DIR/tests/postings
+covers=$QUEUE_DIR/postings
 log=$LOG_DIR/outgoing-b4.log
 
 command -v b4 >/dev/null || die "b4 not found; run 'make deps' (Debian's b4)"

@@ -879,14 +879,14 @@ postings_series() {
 
 @test "check-queue: a posting without its cover letter is one error" {
 	postings_series '# posting: one' @1 '# posting: two' @2
-	mkdir -p "$QUEUE_DIR/tests/postings/one" "$QUEUE_DIR/tests/postings/two"
+	mkdir -p "$QUEUE_DIR/postings/one" "$QUEUE_DIR/postings/two"
 	for f in cover recipients; do
-		echo x >"$QUEUE_DIR/tests/postings/one/$f"
+		echo x >"$QUEUE_DIR/postings/one/$f"
 	done
-	echo x >"$QUEUE_DIR/tests/postings/two/recipients"
+	echo x >"$QUEUE_DIR/postings/two/recipients"
 	run "$SCRIPTS/check-queue.sh"
-	assert_one_error "posting two has no tests/postings/two/cover"
-	echo x >"$QUEUE_DIR/tests/postings/two/cover"
+	assert_one_error "posting two has no postings/two/cover"
+	echo x >"$QUEUE_DIR/postings/two/cover"
 	run "$SCRIPTS/check-queue.sh"
 	[ "$status" -eq 0 ]
 	[[ $output == *"as 2 postings" ]]
