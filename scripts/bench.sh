@@ -55,7 +55,7 @@ count_cpus=${BENCH_COUNT_CPUS:-8}
 possible_cpus=${BENCH_POSSIBLE_CPUS-64 254}
 loads=(fork-exit fork-exec cgroup netns)
 worktree=$BUILD_DIR/bench-src
-configs=$BUILD_DIR/bench-configs
+kselftest_targets=$BUILD_DIR/bench-kselftest-targets
 report=$LOG_DIR/bench.report
 scripts=$REPO_DIR/scripts
 # workload name, then its kselftest as TARGET:TEST
@@ -99,18 +99,13 @@ if [[ -n ${BENCH_SERIES_POSTING:-} ]]; then
 	git -C "$series_src" checkout -q --detach "$series_end"
 fi
 
-rm -rf "$configs"
-mkdir -p "$configs/flavors" "$LOG_DIR"
-cp "$REPO_DIR"/configs/*.config "$configs/"
-printf '%s\n' base.config smp.config preempt.config net.config bench.config >"$configs/flavors/bench"
-{ cat "$configs/flavors/bench"; echo bench-counts.config; } >"$configs/flavors/bench-counts"
-export CONFIGS_DIR=$configs
+mkdir -p "$LOG_DIR"
 
 # The guest runs the workloads' tests only, one round each per boot.
 for workload in "${workloads[@]}"; do
 	echo "${workload#* } host-tools"
-done >"$configs/kselftest-targets"
-KSELFTEST_TARGETS=$configs/kselftest-targets "$scripts/build-kselftest.sh" bench
+done >"$kselftest_targets"
+KSELFTEST_TARGETS=$kselftest_targets "$scripts/build-kselftest.sh" bench
 
 # percpu_load, static: the guest has no C library.
 percpu_load=$BUILD_DIR/bench-percpu_load

@@ -20,28 +20,20 @@ limit=${SIZE_LIMIT:-256}
 # Callers of per_cpu_ptr()/per_cpu() on hot or common paths.
 hot_functions=(__percpu_counter_sum smp_call_function_many_cond nr_iowait free_percpu)
 worktree=$BUILD_DIR/size-src
-configs=$BUILD_DIR/size-configs
 report=$LOG_DIR/size.report
 
 git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
 debug_end=$(posting_end_commit debug)
 base_worktree "$worktree"
+mkdir -p "$LOG_DIR"
 
-# The preempt flavor minus the test suites, CONFIG_DEBUG_PERCPU, tracing and KVM:
-# what the series costs a kernel that leaves the option off.
-rm -rf "$configs"
-mkdir -p "$configs/flavors" "$LOG_DIR"
-cp "$REPO_DIR"/configs/*.config "$configs/"
-grep -vxE '(tests(-as-modules)?|debug-percpu|tracing|kvm-x86)\.config' "$REPO_DIR/configs/flavors/preempt" >"$configs/flavors/size-off"
-# The same with CONFIG_DEBUG_PERCPU built in and off by default, as a
-# distribution would ship it: what the option costs when built in.
-{ cat "$configs/flavors/size-off"; echo debug-percpu.config; echo debug-percpu-by-param.config; } >"$configs/flavors/size-debug"
-
-# build_at COMMIT FLAVOR: build vmlinux of COMMIT into build/kernel-<name>.
+# build_at COMMIT FLAVOR NAME: build vmlinux of COMMIT in FLAVOR (size-off:
+# preempt without the suites, the option, tracing and KVM; size-debug: with
+# the option built in and off by default) into build/kernel-NAME.
 build_at() {
 	local commit=$1 flavor=$2 name=$3
 	git -C "$worktree" checkout -q --detach "$commit"
-	CONFIGS_DIR=$configs KERNEL_SRC=$worktree KERNEL_OUT=$BUILD_DIR/kernel-$name \
+	KERNEL_SRC=$worktree KERNEL_OUT=$BUILD_DIR/kernel-$name \
 		BUILD_LOG=$LOG_DIR/build-$name.log "$REPO_DIR/scripts/build-kernel.sh" "$flavor" vmlinux
 }
 

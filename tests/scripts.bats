@@ -1052,3 +1052,25 @@ recorded_console() {
 	[[ $output == *"== kasan: KUnit 93 passed, 2 failed, 25 skipped;"* ]]
 	[ "$(jq -c '[.result, .tests.kunit]' "$LOG_DIR/kasan.results.json")" = '["fail",{"passed":93,"failed":2,"skipped":25}]' ]
 }
+
+# fragments FLAVOR: the configs/ fragments a flavor file lists, in order.
+fragments() {
+	grep -vE '^(#|$)|=' "$REPO_DIR/configs/flavors/$1"
+}
+
+@test "flavors: the size check's kernels stay the preempt flavor's, less the suites, the option, tracing and KVM" {
+	[ "$(fragments size-off)" = "$(fragments preempt | grep -vxE '(tests(-as-modules)?|debug-percpu|tracing|kvm-x86)\.config')" ]
+	[ "$(fragments size-debug)" = "$(fragments size-off; printf 'debug-percpu.config\ndebug-percpu-by-param.config')" ]
+	[ "$(fragments bench-counts)" = "$(fragments bench; echo bench-counts.config)" ]
+}
+
+@test "flavors: every fragment a flavor lists exists, and every flavor is in the README's table" {
+	local file flavor fragment
+	for file in "$REPO_DIR"/configs/flavors/*; do
+		flavor=${file##*/}
+		for fragment in $(fragments "$flavor"); do
+			[ -f "$REPO_DIR/configs/$fragment" ] || { echo "$flavor lists $fragment, which configs/ lacks"; false; }
+		done
+		grep -qE "^\| .*\`$flavor\`.* \|" "$REPO_DIR/README.md" || { echo "the README's flavors table lacks $flavor"; false; }
+	done
+}
