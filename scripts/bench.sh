@@ -80,7 +80,7 @@ for n in $possible_cpus; do
 		die "BENCH_POSSIBLE_CPUS holds $n twice, or as BENCH_COUNT_CPUS too; give each number once"
 	seen+="$n "
 done
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+need_base "base apply"
 # A workload's test is the series' kselftest or the project's own
 # ($PROJECT_KSELFTESTS, which build-kselftest.sh installs beside).
 for workload in "${workloads[@]}"; do

@@ -24,7 +24,7 @@ if [[ $wanted_targets == none ]]; then
 	exit 0
 fi
 # One test or target a line; "host-tools" tests only where the guest has them.
-entries=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${KSELFTEST_TARGETS:-$REPO_DIR/tests/kselftest-targets}" |
+entries=$(list_file "${KSELFTEST_TARGETS:-$REPO_DIR/tests/kselftest-targets}" |
 	while read -r entry needs; do
 		if [[ -n $wanted_targets && " $wanted_targets " != *" ${entry%%:*} "* ]]; then
 			continue

@@ -24,7 +24,7 @@ passed_dir=$BUILD_DIR/bisect-passed
 mkdir -p "$passed_dir" "$LOG_DIR/bisect"
 sparse=$("$REPO_DIR/scripts/fetch-sparse.sh")
 
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+need_base "base apply"
 base_worktree "$worktree"
 
 # The flavor that compiles OBJECT: FLAVOR, but for the files only a

@@ -26,7 +26,7 @@ use_arch "$(flavor_arch "$flavor")"
 command -v dtc >/dev/null || die "dtc not found; run 'scripts/deps.sh arm64'"
 command -v "$QEMU_SYSTEM" >/dev/null || die "$QEMU_SYSTEM not found; run 'scripts/deps.sh arm64'"
 [[ -f /usr/aarch64-linux-gnu/lib/libc.a ]] || die "the arm64 C library is missing; run 'scripts/deps.sh arm64'"
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+need_base "base apply"
 
 # The fixes are the postings bpf and perf, which come first in series.
 fixes=$(posting_end_commit perf)

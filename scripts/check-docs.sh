@@ -20,7 +20,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 worktree=$BUILD_DIR/docs-src
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+need_base "base apply"
 command -v sphinx-build >/dev/null || die "sphinx-build not found; run 'make deps' (python3-sphinx)"
 
 base_worktree "$worktree"

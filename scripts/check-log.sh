@@ -95,7 +95,7 @@ while read -r suite option; do
 	# A suite that needs an option runs only where the kernel has it.
 	[[ -z $option || ! -f $kconfig ]] || grep -qE "^$option=[ym]$" "$kconfig" || continue
 	fact '.kunit.suites[]' | grep -qx -- "$suite" || problems+=("KUnit suite '$suite' did not run")
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${KUNIT_SUITES:-$REPO_DIR/tests/kunit-suites}")
+done < <(list_file "${KUNIT_SUITES:-$REPO_DIR/tests/kunit-suites}")
 
 # kselftest: where build-kselftest.sh installed tests for the guest, the
 # runner must start, give as many results as its plan says, fail none and

@@ -19,7 +19,7 @@ set -euo pipefail
 
 snippet=$QUEUE_DIR/MAINTAINERS-snippet
 expected=$REPO_DIR/tests/maintainers-expected
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+need_base "base apply"
 [[ -f $snippet && -f $expected ]] || die "MAINTAINERS-snippet or tests/maintainers-expected is missing"
 
 tmp=$(mktemp -d)

@@ -9,7 +9,7 @@ set -euo pipefail
 
 worktree=$BUILD_DIR/roundtrip-src
 branch=percpu-roundtrip-check
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base' first"
+need_base base
 base_worktree "$worktree"
 git -C "$worktree" checkout -q --detach base
 git -C "$worktree" branch -q -D "$branch" 2>/dev/null || true

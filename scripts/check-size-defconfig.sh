@@ -17,7 +17,7 @@ worktree=$BUILD_DIR/size-defconfig-src
 report=$LOG_DIR/size-defconfig.report
 configs=${CONFIGS_DIR:-$REPO_DIR/configs}
 
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+need_base "base apply"
 debug_end=$(posting_end_commit debug)
 base_worktree "$worktree"
 mkdir -p "$LOG_DIR" "$CCACHE_DIR"

@@ -22,7 +22,7 @@ hot_functions=(__percpu_counter_sum smp_call_function_many_cond nr_iowait free_p
 worktree=$BUILD_DIR/size-src
 report=$LOG_DIR/size.report
 
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base apply' first"
+need_base "base apply"
 debug_end=$(posting_end_commit debug)
 base_worktree "$worktree"
 mkdir -p "$LOG_DIR"

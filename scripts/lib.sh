@@ -101,6 +101,20 @@ series_postings() {
 	echo "$postings"
 }
 
+# need_base MAKE_TARGETS: stop unless $SRC_DIR has the base tree (tag
+# base), saying which make targets give what the caller needs ("base", or
+# "base apply" for the series too).
+need_base() {
+	git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null ||
+		die "no base in $SRC_DIR; run 'make $1' first"
+}
+
+# list_file FILE: FILE's lines without their comments, and no blank ones:
+# the project's lists (kselftest targets, KUnit suites, test modules).
+list_file() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"
+}
+
 # base_worktree DIR: a detached worktree of $SRC_DIR in DIR, made at base
 # when missing, for a check that builds other commits than the user's:
 # the user's checkout is never touched.

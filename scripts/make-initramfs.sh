@@ -36,7 +36,7 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config" && [[ -s $out/modules.order ]]; th
 		modules_install >/dev/null
 	# The modules of tests/test-modules this flavor built, for the guest to load.
 	mkdir -p "$stage/etc"
-	wanted=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO_DIR/tests/test-modules")
+	wanted=$(list_file "$REPO_DIR/tests/test-modules")
 	(cd "$stage" && find lib/modules -name '*.ko') | while read -r ko; do
 		if grep -qxF "$(basename "$ko" .ko)" <<<"$wanted"; then echo "/$ko"; fi
 	done >"$stage/etc/test-modules"

@@ -21,7 +21,7 @@ while read -r tool package; do
 	# "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)" and the
 	# loader's "/lib64/ld-linux-x86-64.so.2 (0x...)": each at its own path.
 	ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list") | sort -u | while read -r lib; do
+done < <(list_file "$list") | sort -u | while read -r lib; do
 	mkdir -p "$stage$(dirname "$lib")"
 	cp -L "$lib" "$stage$lib"
 done

@@ -83,6 +83,18 @@ totals() {
 	[[ ${line##*$'\n'} == *" passed, 0 failed, "* ]]
 }
 
+# flavors SET...: build, boot and judge each flavor whose file's "set=" is
+# one of SET ("" for those without one: make test's), counting its tests.
+flavors() {
+	local file flavor
+	for file in "$REPO_DIR"/configs/flavors/*; do
+		flavor=${file##*/}
+		[[ " ${*/#/=} " == *" =$(flavor_field "$flavor" set) "* ]] || continue
+		check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
+		tests_from "flavor-$flavor" "$LOG_DIR/$flavor.results.json"
+	done
+}
+
 full='' extra=''
 case ${TEST_SET:-} in
 "") ;;
@@ -99,12 +111,7 @@ if [[ -n $extra ]]; then
 	check free-percpu-irqsoff-scaling "$scripts/measure-free-irqsoff.sh"
 	check kasan-vs-base "$scripts/check-kasan-vs-base.sh"
 	check deps-arm64 "$scripts/deps.sh" arm64
-	for flavor_file in "$REPO_DIR"/configs/flavors/*; do
-		flavor=$(basename "$flavor_file")
-		[[ $(flavor_field "$flavor" set) == extra ]] || continue
-		check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
-		tests_from "flavor-$flavor" "$LOG_DIR/$flavor.results.json"
-	done
+	flavors extra
 	totals
 	exit
 fi
@@ -146,14 +153,7 @@ if [[ -n $full ]]; then
 	check torture-base-and-series env BENCH_ROUNDS=1 BENCH_COUNT_CPUS=0 BENCH_POSSIBLE_CPUS= \
 		TORTURE_SECONDS=60 "$scripts/bench.sh"
 fi
-for flavor_file in "$REPO_DIR"/configs/flavors/*; do
-	flavor=$(basename "$flavor_file")
-	set=$(flavor_field "$flavor" set)
-	[[ $set != build && $set != extra ]] || continue
-	[[ -n $full || $set != full ]] || continue
-	check "flavor-$flavor" "$scripts/test-flavor.sh" "$flavor"
-	tests_from "flavor-$flavor" "$LOG_DIR/$flavor.results.json"
-done
+flavors "" ${full:+full}
 # Needs the preempt flavor's kernel, which exports the test's variables.
 check export-license-percpu "$scripts/check-export-license.sh" preempt
 

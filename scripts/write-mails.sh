@@ -31,7 +31,7 @@ command -v b4 >/dev/null || die "b4 not found; run 'make deps' (Debian's b4)"
 # What follows relies on b4 0.12's prep and send (bookworm's).
 [[ $(b4 --version 2>/dev/null) == 0.12.* ]] ||
 	warn "b4 $(b4 --version 2>/dev/null) is not the 0.12 this was written for; check the mails"
-git -C "$SRC_DIR" rev-parse -q --verify base >/dev/null || die "no base in $SRC_DIR; run 'make base' first"
+need_base base
 list=$(series_postings)
 
 # The repository is the script's: a run that did not finish (b4 killed
