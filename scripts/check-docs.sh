@@ -9,9 +9,11 @@
 # for struct mm_cid_pcpu. The core-api book still shows every kernel-doc
 # warning of the files it pulls in, mm/percpu.c's among them.
 #
-# Sphinx builds core-api alone (SPHINXDIRS=core-api), for the base in a
-# worktree of its own (build/docs-src) and for the series in the applied
-# tree, into build/docs-base and build/docs-series. A book built alone
+# Sphinx builds core-api alone (SPHINXDIRS=core-api), for the base in the
+# bisect walk's worktree (build/bisect-src: one more checkout of the whole
+# tree would cost 1.8 GB for the same files), checked out at base, and for
+# the series in the applied tree, into build/docs-base and
+# build/docs-series. A book built alone
 # warns about its links into other books on the base as well; those
 # compare equal. Warnings are compared without line numbers and without
 # the source directory, so that lines moved by the series compare equal.
@@ -19,7 +21,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-worktree=$BUILD_DIR/docs-src
+worktree=$BUILD_DIR/bisect-src
 need_base "base apply"
 command -v sphinx-build >/dev/null || die "sphinx-build not found; run 'make deps' (python3-sphinx)"
 
