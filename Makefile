@@ -37,6 +37,7 @@ cross:		## DEBUG_PERCPU=y on x86-64, i386, arm64, riscv64, ppc64le, s390x, m68k 
 mails:		## every posting as b4 mails, offline, sending nothing: build/outgoing/<posting>/*.eml (2-3 min)
 	@scripts/write-mails.sh
 send:		## old name of make mails, kept for a while: it sends nothing
+	@echo "make send is now make mails: it writes the mails and sends nothing"
 	@scripts/write-mails.sh
 deps:		## install the Debian packages make run needs (seconds once installed)
 	@scripts/deps.sh
@@ -48,7 +49,8 @@ export:		## rewrite patches/ and series from base..HEAD of build/linux or KERNEL
 	@scripts/export.sh
 kernel:		## build FLAVOR's kernel into build/kernel-FLAVOR (7-14 min cold, under a minute warm)
 	@scripts/build-kernel.sh $(FLAVOR)
-initramfs:	## FLAVOR's guest: busybox, modules, kselftests (under a minute)
+initramfs:	## FLAVOR's guest: busybox, modules, its kselftests installed (under a minute)
+	@scripts/build-kselftest.sh $(FLAVOR)
 	@scripts/make-initramfs.sh $(FLAVOR)
 boot:		## boot FLAVOR in QEMU, console to build/logs/FLAVOR.log (30 s to 5 min)
 	@scripts/boot.sh $(FLAVOR)

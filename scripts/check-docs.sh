@@ -27,6 +27,11 @@ command -v sphinx-build >/dev/null || die "sphinx-build not found; run 'make dep
 
 base_worktree "$worktree"
 git -C "$worktree" checkout -q --detach base
+# The worktree this check kept before it shared the bisect walk's: made by
+# this script, holding nothing else, and 1.8 GB.
+if git -C "$SRC_DIR" worktree list --porcelain | grep -qx "worktree $BUILD_DIR/docs-src"; then
+	git -C "$SRC_DIR" worktree remove --force "$BUILD_DIR/docs-src"
+fi
 
 # kerneldoc_warnings SRC FILE...: kernel-doc's warnings on those of the
 # FILEs that SRC has, without line numbers, sorted.

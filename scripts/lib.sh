@@ -319,7 +319,9 @@ test_round_lines() {
 # after a line matching STANDS_AFTER (a flavor's test run: user space up).
 boot_tcg_retry() {
 	local flavor=$1 log=$2 stands_after=${3:-}
-	BOOT_LOG=$log "$REPO_DIR/scripts/boot.sh" "$flavor"
+	# Each failure returned by hand: a caller may test this function's
+	# status, which turns set -e off inside it.
+	BOOT_LOG=$log "$REPO_DIR/scripts/boot.sh" "$flavor" || return
 	grep -q '^Oops: int3' "$log" || return 0
 	if [[ -n $stands_after ]] && grep -q -- "$stands_after" "$log"; then
 		return 0

@@ -20,6 +20,8 @@
 #   the taint, test modules that did not load, KUnit reruns not found.
 # Usage: parse-console.sh LOG
 set -euo pipefail
+# One sort order for comm, sort and jq, whatever the user's locale.
+export LC_ALL=C
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +33,9 @@ log=$(realpath "$log")
 [[ -f $kunit_py ]] || die "$kunit_py is missing; run 'make base' first"
 console=$(mktemp)
 trap 'rm -f "$console"' EXIT
-tr -d '\r' <"$log" >"$console"
+# Without carriage returns and NUL bytes (a NUL makes grep call the whole
+# console binary and print nothing of it).
+tr -d '\r\000' <"$log" >"$console"
 
 # lines PATTERN: the console's lines that match PATTERN, as a JSON array.
 lines() {
@@ -80,7 +84,13 @@ done
 # Drop kunit.py's timestamps, rules and file notes; keep suites and cases.
 kunit_text=$(grep -vE '^(\[[0-9:]+\] )?(=+|Test results stored.*)?$' <<<"$kunit_text" |
 	sed -e 's/^\[[0-9:]*\] //' || true)
-kunit=$(jq -s --arg text "$kunit_text" --argjson verdict_failed "$verdict_failed" '
+# Suites as the KTAP documents name them (a suite whose setup failed has
+# no case for kunit.py's JSON to group), and the suites KTAP says failed
+# (kunit.py's JSON gives a suite no verdict of its own).
+ktap_suites=$(cat "$ktap"*.log 2>/dev/null | sed -n 's/^    # Subtest: \([A-Za-z0-9_]*\)$/\1/p' | jq -R . | jq -s . || true)
+ktap_failed=$(cat "$ktap"*.log 2>/dev/null | sed -n 's/^not ok [0-9]* \([A-Za-z0-9_]*\)$/\1/p' | jq -R . | jq -s . || true)
+kunit=$(jq -s --arg text "$kunit_text" --argjson verdict_failed "$verdict_failed" \
+	--argjson ktap_suites "$ktap_suites" --argjson ktap_failed "$ktap_failed" '
 	[.[] | .. | objects | select(.test_cases? != null)] as $suites |
 	[$suites[] | .name as $s | .test_cases[] | {suite: $s, name, status}] as $cases |
 	{
@@ -88,10 +98,10 @@ kunit=$(jq -s --arg text "$kunit_text" --argjson verdict_failed "$verdict_failed
 		passed: [$cases[] | select(.status == "PASS")] | length,
 		failed: [$cases[] | select(.status == "FAIL" or .status == "ERROR")] | length,
 		skipped: [$cases[] | select(.status == "SKIP")] | length,
-		suites: [$suites[] | .name] | unique,
+		suites: ([$suites[] | .name] + $ktap_suites) | unique,
 		failed_cases: [$cases[] | select(.status == "FAIL" or .status == "ERROR") |
 			"\(.suite).\(.name)"] | unique,
-		failed_suites: [$suites[] | select(.status == "FAIL" or .status == "ERROR") | .name] | unique,
+		failed_suites: $ktap_failed | unique,
 		verdict_failed: $verdict_failed,
 		text: $text
 	}' ${jsons[@]+"${jsons[@]}"} </dev/null)
@@ -108,7 +118,7 @@ if grep -q '^TAP version 13$' "$console"; then
 		/^# (not ok|# )/ { said = said $0 "\n" }
 		/^not ok [0-9]+ selftests: / { printf "%s", said; said = "" }' "$console" | tail -n 8)
 	kselftest=$(jq -n --arg lines "$ks_lines" --arg said "$said" \
-		--arg plan "$(awk '/^TAP version 13$/ { getline; if (/^1\.\.[0-9]+$/) print substr($0, 4); exit }' "$console")" \
+		--arg plan "$(awk '/^TAP version 13$/ { header = 1 } header && /^1\.\.[0-9]+$/ { print substr($0, 4); exit }' "$console")" \
 		--arg totals "$(sed -n 's/^# Totals: \(pass:.*xfail:.*\)$/\1/p' "$console" | tail -n 1)" \
 		--arg status "$(sed -n 's/^percpu-guest: kselftest runner exited \([0-9]*\)$/\1/p' "$console" | tail -n 1)" '
 		($lines | split("\n") | map(select(. != ""))) as $l |
@@ -118,7 +128,8 @@ if grep -q '^TAP version 13$' "$console"; then
 			passed: [$l[] | select(startswith("ok ") and (contains("# SKIP") | not))] | length,
 			failed: [$l[] | select(startswith("not ok "))] | length,
 			skipped: [$l[] | select(startswith("ok ") and contains("# SKIP"))] | length,
-			totals: (if $totals == "" then null else $totals end),
+			totals: (if $totals == "" then null else
+				$totals | [splits(" ") | split(":") | {(.[0]): (.[1] | tonumber)}] | add end),
 			runner_status: ($status | tonumber? // null),
 			lines: $l,
 			failed_said: $said
@@ -129,7 +140,7 @@ fi
 first() { sed -n "s/$1/\\1/p" "$console" | head -n 1; }
 last() { sed -n "s/$1/\\1/p" "$console" | tail -n 1; }
 jq -n --arg log "$log" \
-	--argjson guest_done "$(grep -q '^percpu-guest: done' "$console" && echo true || echo false)" \
+	--argjson guest_done "$(grep -q 'percpu-guest: done' "$console" && echo true || echo false)" \
 	--arg model "$(first '.*Dynamic Preempt: \([a-z]*\).*')" \
 	--arg version "$(grep -m1 -oE 'Linux version .*' "$console" || true)" \
 	--argjson debug "$(grep -q 'percpu: debug checks enabled' "$console" && echo true || echo false)" \

@@ -17,6 +17,12 @@ progress "kselftest: installing for flavor $flavor"
 progress "initramfs: packing flavor $flavor"
 "$scripts/make-initramfs.sh" "$flavor"
 # An int3 oops once user space is up fails the flavor (see boot_tcg_retry).
-boot_tcg_retry "$flavor" "${BOOT_LOG:-$LOG_DIR/$flavor.log}" '^percpu-guest: user space up'
+boot_status=0
+boot_tcg_retry "$flavor" "${BOOT_LOG:-$LOG_DIR/$flavor.log}" '^percpu-guest: user space up' || boot_status=$?
+# A boot that failed or timed out is judged too: its results name the QEMU
+# line and count what ran before it stopped.
 progress "check: judging $LOG_DIR/$flavor.log"
-"$scripts/check-log.sh" "$flavor"
+judge_status=0
+"$scripts/check-log.sh" "$flavor" || judge_status=$?
+[[ $boot_status -eq 0 ]] || die "the boot of flavor $flavor failed (status $boot_status); see $LOG_DIR/$flavor.log"
+exit "$judge_status"

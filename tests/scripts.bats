@@ -524,6 +524,22 @@ kselftest_run() {
 	assert_one_error "the kselftest runner exited with status 1, not 0"
 }
 
+@test "check-log: kselftest totals that are not the runner's result lines fail the boot" {
+	use_real_tree
+	kselftest_run "ok a.sh" "ok b.sh"
+	sed -i 's/^# Totals: pass:2 fail:0 /# Totals: pass:1 fail:1 /' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "the kselftest runner's totals (passed, failed, skipped: 1 1 0) are not its result lines' (2 0 0)"
+}
+
+@test "check-log: a guest that does not say how the kselftest runner exited fails the boot" {
+	use_real_tree
+	kselftest_run "ok a.sh"
+	sed -i '/^percpu-guest: kselftest runner exited/d' "$LOG_DIR/fake.log"
+	run "$SCRIPTS/check-log.sh" fake
+	assert_one_error "the guest printed no 'percpu-guest: kselftest runner exited' line"
+}
+
 @test "check-log: kselftests installed for a guest that never ran them fail the boot" {
 	use_real_tree
 	mkdir -p "$BUILD_DIR/kselftest-fake"
