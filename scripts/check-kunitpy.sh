@@ -50,7 +50,7 @@ echo "kunit.py --kunitconfig=$kunitconfig_dir: $p passed, $f failed, $s skipped"
 jq -n --argjson p "$p" --argjson f "$f" --argjson s "$s" --arg dir "$kunitconfig_dir" '{
 	result: (if $f == 0 and $p > 0 then "pass" else "fail" end),
 	tests: {kunit: {passed: $p, failed: $f, skipped: $s}},
-	reproduce: "tools/testing/kunit/kunit.py run --kunitconfig=\($dir) --arch=x86_64"
+	reproduce: "scripts/check-kunitpy.sh (kunit.py build and exec --kunitconfig=\($dir) --arch=x86_64)"
 }' >"$results"
 [[ $status -eq 0 ]] || die "kunit.py failed (status $status); see $log"
 [[ $p -gt 0 ]] || die "kunit.py ran no passing case; see $log"
