@@ -16,9 +16,9 @@ run:		## the main job: base, apply, build, boot in QEMU, test, summary (11m cold
 	@scripts/run.sh
 test:		## every check that fits 70 minutes cold (54 min cold, 28 min warm)
 	@scripts/test.sh
-test-full:	## make test plus arm64, i386, KASAN, size, cross and KASAN builds, CPU hole, torture, kunit.py (cold: README)
+test-full:	## make test plus arm64, i386, KASAN flavors, cross and KASAN builds, CPU hole, torture, kunit.py (139 min cold)
 	@TEST_SET=full scripts/test.sh
-test-extra:	## alone, what fits neither budget: defconfig size, free_percpu() irqs-off, KASAN base vs series, KASAN on arm64 (hours cold)
+test-extra:	## alone, what fits neither budget: size checks, free_percpu() irqs-off, KASAN base vs series, KASAN on arm64 (hours cold)
 	@TEST_SET=extra scripts/test.sh
 cpu-hole:	## the bpf and perf fixes on arm64 with a hole in cpu_possible_mask: base, then fixes (6 min)
 	@scripts/deps.sh arm64

@@ -5,7 +5,7 @@
 # bytes, __bug_table, __jump_table and .data..once (size-table.sh). Two cold
 # defconfig builds, about 50 minutes here: make test-extra. Writes
 # build/logs/size-defconfig.report. It measures; it sets no limit (the size
-# check of make test-full does, on the flavor's config).
+# check, check-size.sh, does, on the flavor's config).
 #
 # Builds in its own worktree of the applied tree (build/size-defconfig-src),
 # so the user's checkout is never touched.

@@ -4,17 +4,18 @@
 # all checks and the tests inside them (bats cases, KUnit cases, kselftests).
 #
 # TEST_SET=full (make test-full) adds what does not fit make test's time
-# budget: flavors whose file says "set=full" (arm64, i386, kasan), the size
-# check, the cross-architecture builds, the KASAN configs no flavor boots
-# compiled, the BPF and perf fixes on an arm64 guest with a hole in
+# budget: flavors whose file says "set=full" (arm64, i386, kasan), the
+# cross-architecture builds, the KASAN configs no flavor boots compiled,
+# the BPF and perf fixes on an arm64 guest with a hole in
 # cpu_possible_mask, the torture test on base and series, and kunit.py
 # with the series' .kunitconfig.
 # TEST_SET=extra (make test-extra) runs only what fits neither budget: the
-# size of x86_64_defconfig with and without CONFIG_DEBUG_PERCPU,
-# free_percpu()'s interrupts-off time against the number of chunks, and one
-# KASAN kernel built from the base and from the series, booted with four
-# misuses of per-CPU memory (reported by the series' only), and the flavors
-# whose file says "set=extra" (kasan-arm64).
+# size checks (the preempt flavor's vmlinux without the option, and
+# x86_64_defconfig with it built in), free_percpu()'s interrupts-off time
+# against the number of chunks, one KASAN kernel built from the base and
+# from the series, booted with four misuses of per-CPU memory (reported by
+# the series' only), and the flavors whose file says "set=extra"
+# (kasan-arm64).
 # The README says which check goes where and why.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -107,6 +108,7 @@ if [[ -n $extra ]]; then
 	check deps "$scripts/deps.sh"
 	check base "$scripts/base.sh"
 	check apply "$scripts/apply.sh"
+	check size "$scripts/check-size.sh"
 	check size-x86_64_defconfig "$scripts/check-size-defconfig.sh"
 	check free-percpu-irqsoff-scaling "$scripts/measure-free-irqsoff.sh"
 	check kasan-vs-base "$scripts/check-kasan-vs-base.sh"
@@ -132,7 +134,6 @@ check postings-b4-mails "$scripts/check-postings.sh"
 check bisect-w1-sparse-kerneldoc "$scripts/check-bisect.sh"
 check docs-kerneldoc-core-api-book "$scripts/check-docs.sh"
 check debug-percpu-builds-without-kunit "$scripts/check-kunit-off.sh"
-[[ -z $full ]] || check size "$scripts/check-size.sh"
 # CONFIG_DEBUG_PERCPU on seven architectures, as 0-day would build it.
 [[ -z $full ]] || check cross-arch-builds "$scripts/check-cross-builds.sh"
 # The KASAN configs no flavor boots (UP, no KASAN_VMALLOC, arm64), compiled.
