@@ -1090,3 +1090,14 @@ fragments() {
 		grep -qE "^\| .*\`$flavor\`.* \|" "$REPO_DIR/README.md" || { echo "the README's flavors table lacks $flavor"; false; }
 	done
 }
+
+@test "check-log: the recorded preempt console of make test passes, its counts in the results" {
+	recorded_console preempt preempt
+	run "$SCRIPTS/check-log.sh" preempt
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.result, .tests]' "$LOG_DIR/preempt.results.json")" = \
+		'["pass",{"kunit":{"passed":37,"failed":0,"skipped":0},"kselftest":{"passed":12,"failed":0,"skipped":0}}]' ]
+	# The parser's own view of it.
+	run "$SCRIPTS/parse-console.sh" "$LOG_DIR/preempt.log"
+	[ "$(jq -c '[.guest_done, .preempt_model, .kselftest.plan, .kselftest.runner_status, (.unexpected_reports | length)]' <<<"$output")" = '[true,"full",12,0,0]' ]
+}
